@@ -1,0 +1,13 @@
+// The `ember._ember` extension module.
+#include <nanobind/nanobind.h>
+
+namespace nb = nanobind;
+
+namespace ember::python {
+void BindVm(nb::module_& m);
+}  // namespace ember::python
+
+NB_MODULE(_ember, m) {
+  m.doc() = "Ember: a runtime for IREE 3.11 modules (native core)";
+  ember::python::BindVm(m);
+}

@@ -1,0 +1,363 @@
+// Python bindings of the VM layer: VmInstance, VmModule, VmFunction, Linkage.
+//
+// Names, signatures and reprs follow iree.runtime 3.11 so code written for it
+// runs unchanged. Module loading releases the GIL while the file is verified.
+// Memory that Python owns (wrap_buffer, from_buffer) is held through a
+// Py_buffer export until the last user of the module lets go; the release
+// runs under the GIL whichever thread drops the last reference.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "python/bindings/status_utils.h"
+#include "runtime/base/byte_storage.h"
+#include "runtime/vm/bytecode/module_dump.h"
+#include "runtime/vm/bytecode/module_file.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace ember::python {
+namespace {
+
+// Function linkage, numbered as iree.runtime's Linkage.
+enum class Linkage : int {
+  kInternal = 0,
+  kImport = 1,
+  kExport = 2,
+  kImportOptional = 3,
+  kExportOptional = 4,
+};
+
+// The process-wide VM instance. It will own the ref type registry; loading
+// modules needs nothing from it yet beyond being a real, shared object.
+struct VmInstance {};
+
+struct VmModule {
+  std::shared_ptr<const bytecode::ModuleFile> file;
+  // What stashed_flatbuffer_blob returns: the caller's object for wrapped
+  // buffers, or a read-only view of Ember's own copy or mapping.
+  nb::object blob;
+};
+
+struct VmFunction {
+  std::shared_ptr<const bytecode::ModuleFile> file;
+  Linkage linkage;
+  uint32_t ordinal;
+};
+
+// Holds a Python buffer export for the life of a ByteStorage.
+struct PythonBufferOwner {
+  Py_buffer view{};
+  bool has_view = false;
+  nb::object destroy_callback;
+  nb::object close_target;  // object whose close() runs on release, or None
+};
+
+void ReleasePythonOwner(PythonBufferOwner* owner) {
+  if (!Py_IsInitialized()) return;  // interpreter gone: nothing left to free
+  nb::gil_scoped_acquire gil;
+  // Keep any exception already being raised on this thread intact.
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  if (owner->has_view) PyBuffer_Release(&owner->view);
+  auto call = [](const nb::object& fn, const char* what) {
+    if (!fn.is_valid() || fn.is_none()) return;
+    PyObject* result = PyObject_CallNoArgs(fn.ptr());
+    if (!result) {
+      PyErr_WriteUnraisable(fn.ptr());
+    } else {
+      Py_DECREF(result);
+    }
+    (void)what;
+  };
+  if (owner->close_target.is_valid() && !owner->close_target.is_none()) {
+    nb::object close = nb::getattr(owner->close_target, "close", nb::none());
+    call(close, "close");
+  }
+  call(owner->destroy_callback, "destroy_callback");
+  delete owner;
+  PyErr_Restore(type, value, traceback);
+}
+
+// A read-only memoryview over storage Ember owns, keeping it alive.
+nb::object MemoryViewOf(std::shared_ptr<const ByteStorage> storage) {
+  auto* keep = new std::shared_ptr<const ByteStorage>(storage);
+  nb::capsule owner(keep, [](void* p) noexcept {
+    delete static_cast<std::shared_ptr<const ByteStorage>*>(p);
+  });
+  size_t shape[1] = {storage->size()};
+  nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(
+      storage->data(), 1, shape, owner);
+  nb::object numpy_array = nb::cast(array);
+  return nb::steal(PyMemoryView_FromObject(numpy_array.ptr()));
+}
+
+VmModule LoadStorage(std::shared_ptr<const ByteStorage> storage,
+                     nb::object blob) {
+  Result<std::shared_ptr<const bytecode::ModuleFile>> file =
+      InternalError("not loaded");
+  {
+    nb::gil_scoped_release release;
+    file = bytecode::ModuleFile::Load(std::move(storage));
+  }
+  VmModule module;
+  module.file = Unwrap(std::move(file), "cannot load VmModule");
+  module.blob = blob.is_valid() ? blob : MemoryViewOf(module.file->storage());
+  return module;
+}
+
+VmModule CopyBuffer(VmInstance*, nb::handle buffer) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(buffer.ptr(), &view, PyBUF_SIMPLE) != 0) {
+    throw nb::python_error();
+  }
+  auto storage = ByteStorage::CopyOf(
+      {static_cast<const uint8_t*>(view.buf), static_cast<size_t>(view.len)});
+  PyBuffer_Release(&view);
+  return LoadStorage(Unwrap(std::move(storage)), nb::object());
+}
+
+VmModule WrapBuffer(VmInstance*, nb::object buffer, nb::object destroy_callback,
+                    bool close_buffer) {
+  auto* owner = new PythonBufferOwner();
+  if (PyObject_GetBuffer(buffer.ptr(), &owner->view, PyBUF_SIMPLE) != 0) {
+    delete owner;
+    throw nb::python_error();
+  }
+  owner->has_view = true;
+  owner->destroy_callback = destroy_callback;
+  if (close_buffer) owner->close_target = buffer;
+  const void* data = owner->view.buf;
+  size_t size = static_cast<size_t>(owner->view.len);
+  if (reinterpret_cast<uintptr_t>(data) % kStorageAlignment != 0) {
+    // Nothing was wrapped: give the export back, and do not run the
+    // callbacks of a module that never existed.
+    PyBuffer_Release(&owner->view);
+    delete owner;
+    throw nb::value_error(
+        ("VmModule.wrap_buffer received an unaligned buffer at " +
+         std::to_string(reinterpret_cast<uintptr_t>(data)) +
+         "; expected alignment 64 (use copy_buffer or mmap)")
+            .c_str());
+  }
+  auto storage = Unwrap(ByteStorage::WrapExternal(
+      {static_cast<const uint8_t*>(data), size},
+      [owner] { ReleasePythonOwner(owner); }));
+  return LoadStorage(std::move(storage), buffer);
+}
+
+VmModule FromBuffer(VmInstance* instance, nb::object buffer,
+                    bool warn_if_copy) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(buffer.ptr(), &view, PyBUF_SIMPLE) != 0) {
+    throw nb::python_error();
+  }
+  bool aligned =
+      reinterpret_cast<uintptr_t>(view.buf) % kStorageAlignment == 0;
+  PyBuffer_Release(&view);
+  if (aligned) return WrapBuffer(instance, buffer, nb::none(), false);
+  if (warn_if_copy) {
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "Making copy of unaligned VmModule buffer. It is "
+                     "recommended to make this deterministic by calling "
+                     "`copy_buffer` to always make a copy or `mmap` to "
+                     "efficiently load from a file. This warning can be "
+                     "silenced by adding `warn_if_copy=False` to "
+                     "`from_buffer`",
+                     1) != 0) {
+      throw nb::python_error();
+    }
+  }
+  return CopyBuffer(instance, buffer);
+}
+
+VmModule MMap(VmInstance*, const std::string& path,
+              nb::object destroy_callback) {
+  Result<std::shared_ptr<const ByteStorage>> mapping =
+      InternalError("not mapped");
+  {
+    nb::gil_scoped_release release;
+    mapping = ByteStorage::MapFile(path);
+  }
+  std::shared_ptr<const ByteStorage> mapped = Unwrap(std::move(mapping));
+  if (destroy_callback.is_none()) return LoadStorage(mapped, nb::object());
+  // Compose: the wrapper drops the mapping, then runs the user's callback.
+  auto* owner = new PythonBufferOwner();
+  owner->destroy_callback = destroy_callback;
+  auto storage = Unwrap(ByteStorage::WrapExternal(
+      mapped->span(), [owner, mapped]() mutable {
+        mapped.reset();
+        ReleasePythonOwner(owner);
+      }));
+  return LoadStorage(std::move(storage), nb::object());
+}
+
+std::string_view FunctionName(const VmFunction& function) {
+  const bytecode::ModuleDef& def = function.file->def();
+  switch (function.linkage) {
+    case Linkage::kExport:
+    case Linkage::kExportOptional:
+      return def.exported_functions[function.ordinal].local_name;
+    case Linkage::kImport:
+    case Linkage::kImportOptional:
+      return def.imported_functions[function.ordinal].full_name;
+    case Linkage::kInternal:
+      return function.file->FunctionDebugName(function.ordinal);
+  }
+  return {};
+}
+
+const bytecode::FunctionSignatureDef& FunctionSignature(
+    const VmFunction& function) {
+  const bytecode::ModuleDef& def = function.file->def();
+  switch (function.linkage) {
+    case Linkage::kExport:
+    case Linkage::kExportOptional:
+      return function.file->ExportSignature(function.ordinal);
+    case Linkage::kImport:
+    case Linkage::kImportOptional:
+      return def.imported_functions[function.ordinal].signature;
+    case Linkage::kInternal:
+      break;
+  }
+  return def.function_signatures[function.ordinal];
+}
+
+nb::str Str(std::string_view text) {
+  // Module strings are untrusted bytes; decode leniently so a bad byte can
+  // never make a property raise.
+  return nb::steal<nb::str>(
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
+                           "replace"));
+}
+
+nb::dict Reflection(const VmFunction& function) {
+  nb::dict dict;
+  for (const bytecode::AttrDef& attr : FunctionSignature(function).attrs) {
+    dict[Str(attr.key)] = Str(attr.value);
+  }
+  return dict;
+}
+
+std::optional<VmFunction> LookupFunction(VmModule& module,
+                                         const std::string& name,
+                                         Linkage linkage) {
+  const bytecode::ModuleDef& def = module.file->def();
+  switch (linkage) {
+    case Linkage::kExport:
+    case Linkage::kExportOptional: {
+      int ordinal = module.file->FindExport(name);
+      if (ordinal < 0) return std::nullopt;
+      return VmFunction{module.file, linkage, static_cast<uint32_t>(ordinal)};
+    }
+    case Linkage::kImport:
+    case Linkage::kImportOptional:
+      for (size_t i = 0; i < def.imported_functions.size(); ++i) {
+        const bytecode::ImportFunctionDef& import = def.imported_functions[i];
+        if (import.full_name == name) {
+          Linkage actual = (import.flags & bytecode::kLinkOptional)
+                               ? Linkage::kImportOptional
+                               : linkage;
+          return VmFunction{module.file, actual, static_cast<uint32_t>(i)};
+        }
+      }
+      return std::nullopt;
+    case Linkage::kInternal:
+      // As in IREE, internal functions are not found by name.
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void BindVm(nb::module_& m) {
+  nb::enum_<Linkage>(m, "Linkage")
+      .value("INTERNAL", Linkage::kInternal)
+      .value("IMPORT", Linkage::kImport)
+      .value("IMPORT_OPTIONAL", Linkage::kImportOptional)
+      .value("EXPORT", Linkage::kExport)
+      .value("EXPORT_OPTIONAL", Linkage::kExportOptional);
+
+  nb::class_<VmInstance>(m, "VmInstance").def(nb::init<>());
+
+  nb::class_<VmFunction>(m, "VmFunction")
+      .def_prop_ro("linkage",
+                   [](const VmFunction& f) { return static_cast<int>(f.linkage); })
+      .def_prop_ro("ordinal", [](const VmFunction& f) { return f.ordinal; })
+      .def_prop_ro("name", [](const VmFunction& f) { return Str(FunctionName(f)); })
+      .def_prop_ro("module_name",
+                   [](const VmFunction& f) { return Str(f.file->name()); })
+      .def_prop_ro("reflection", &Reflection)
+      .def("__repr__", [](const VmFunction& f) {
+        std::string repr = "<VmFunction ";
+        repr += nb::cast<std::string>(Str(FunctionName(f)));
+        repr += "(";
+        repr += nb::cast<std::string>(
+            Str(FunctionSignature(f).calling_convention));
+        repr += "), reflection = ";
+        repr += nb::cast<std::string>(nb::repr(Reflection(f)));
+        repr += ">";
+        return repr;
+      });
+
+  nb::class_<VmModule>(m, "VmModule")
+      .def_static("copy_buffer", &CopyBuffer, "instance"_a, "buffer"_a,
+                  "Copies `buffer` into 64-byte-aligned memory and loads it.")
+      .def_static("wrap_buffer", &WrapBuffer, "instance"_a, "buffer"_a,
+                  "destroy_callback"_a = nb::none(), "close_buffer"_a = false,
+                  "Loads a 64-byte-aligned buffer in place. The buffer must "
+                  "not change while the module lives; `destroy_callback` runs "
+                  "when the module is freed.")
+      .def_static("from_buffer", &FromBuffer, "instance"_a, "buffer"_a,
+                  "warn_if_copy"_a = true,
+                  "Wraps an aligned buffer in place, or copies an unaligned "
+                  "one (with a UserWarning unless warn_if_copy=False).")
+      .def_static("from_flatbuffer", &FromBuffer, "instance"_a, "buffer"_a,
+                  "warn_if_copy"_a = true, "Alias of from_buffer.")
+      .def_static("mmap", &MMap, "instance"_a, "filepath"_a,
+                  "destroy_callback"_a = nb::none(),
+                  "Maps a module file read-only and loads it in place.")
+      .def_prop_ro("name", [](const VmModule& self) { return Str(self.file->name()); })
+      .def_prop_ro("version",
+                   [](const VmModule& self) { return self.file->version(); })
+      .def_prop_ro("function_names",
+                   [](const VmModule& self) {
+                     nb::list names;
+                     for (const auto& e : self.file->def().exported_functions) {
+                       names.append(Str(e.local_name));
+                     }
+                     return names;
+                   })
+      .def_prop_ro("stashed_flatbuffer_blob",
+                   [](const VmModule& self) { return self.blob; })
+      .def("lookup_function", &LookupFunction, "name"_a,
+           "linkage"_a = Linkage::kExport)
+      .def("dump", [](const VmModule& self, bool json, bool verbose) {
+             if (json) return bytecode::DumpModuleJson(*self.file);
+             return bytecode::DumpModuleText(*self.file, {verbose});
+           }, "json"_a = false, "verbose"_a = false,
+           "The module's structure as text (or JSON), as ember-dump-module "
+           "prints it.")
+      .def("__repr__", [](const VmModule& self) {
+        std::string repr = "<VmModule ";
+        repr += nb::cast<std::string>(Str(self.file->name()));
+        repr += " : [";
+        const auto& exports = self.file->def().exported_functions;
+        for (size_t i = 0; i < exports.size(); ++i) {
+          if (i) repr += ", ";
+          repr += nb::cast<std::string>(Str(exports[i].local_name));
+        }
+        repr += "]>";
+        return repr;
+      });
+}
+
+}  // namespace ember::python

@@ -1,0 +1,21 @@
+"""Console-script launchers for the native command-line tools."""
+
+import os
+import sys
+from pathlib import Path
+
+
+def _tool_path(name: str) -> Path:
+    return Path(__file__).resolve().parent / "_tools" / name
+
+
+def _exec(name: str) -> None:
+    path = _tool_path(name)
+    if not path.exists():
+        sys.stderr.write(f"ember: the native tool {name} is not installed at {path}\n")
+        raise SystemExit(2)
+    os.execv(str(path), [name, *sys.argv[1:]])
+
+
+def dump_module() -> None:
+    _exec("ember-dump-module")

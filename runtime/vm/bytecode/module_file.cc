@@ -1,0 +1,477 @@
+#include "runtime/vm/bytecode/module_file.h"
+
+#include <cstring>
+
+namespace ember::bytecode {
+namespace {
+
+constexpr uint32_t kZipLocalHeaderSignature = 0x04034B50u;
+constexpr size_t kZipLocalHeaderSize = 30;
+constexpr size_t kArchiveSegmentAlignment = 64;
+
+template <typename T>
+T LoadLE(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+// Value types and ref types a module may name in its type table. Ref types
+// are the VM's own and the HAL's; an unknown name would have no runtime
+// representation, so it fails the load (as in IREE).
+bool IsKnownTypeName(std::string_view name) {
+  static constexpr std::string_view kValueTypes[] = {"i8",  "i16", "i32",
+                                                     "i64", "f32", "f64"};
+  for (std::string_view value_type : kValueTypes) {
+    if (name == value_type) return true;
+  }
+  if (name.empty() || name[0] != '!') return false;
+  name.remove_prefix(1);
+  if (name == "vm.opaque" || name == "vm.buffer" || name == "vm.list" ||
+      name.starts_with("vm.list<")) {
+    return true;
+  }
+  static constexpr std::string_view kHalTypes[] = {
+      "allocator",      "buffer", "buffer_view", "channel",
+      "command_buffer", "device", "event",       "executable",
+      "fence",          "file",   "semaphore"};
+  if (name.starts_with("hal.")) {
+    name.remove_prefix(4);
+    for (std::string_view hal_type : kHalTypes) {
+      if (name == hal_type) return true;
+    }
+  }
+  return false;
+}
+
+std::string Printable(std::string_view text) {
+  std::string out;
+  for (char c : text.substr(0, 64)) {
+    out += (c >= 0x20 && c < 0x7F) ? c : '?';
+  }
+  if (text.size() > 64) out += "...";
+  return out;
+}
+
+Status CheckCallingConvention(std::string_view cconv, const char* what,
+                              size_t index) {
+  if (cconv.empty()) return Status();  // absent: nothing to check
+  Result<CallingConvention> parsed = ParseCallingConvention(cconv);
+  if (!parsed.ok()) {
+    return MakeStatus(StatusCode::kInvalidArgument,
+                      "%s[%zu] has an invalid calling convention '%s': %s",
+                      what, index, Printable(cconv).c_str(),
+                      std::string(parsed.status().message()).c_str());
+  }
+  return Status();
+}
+
+}  // namespace
+
+std::string FeatureBitsToString(uint32_t bits) {
+  if (bits == 0) return "none";
+  static constexpr struct {
+    uint32_t bit;
+    const char* name;
+  } kNames[] = {{kFeatureExtF32, "EXT_F32"},
+                {kFeatureExtF64, "EXT_F64"},
+                {kFeatureYield, "YIELD"},
+                {kFeatureUnwind, "UNWIND"}};
+  std::string text;
+  for (const auto& entry : kNames) {
+    if (bits & entry.bit) {
+      if (!text.empty()) text += '|';
+      text += entry.name;
+      bits &= ~entry.bit;
+    }
+  }
+  if (bits) {
+    if (!text.empty()) text += '|';
+    text += StringPrintf("0x%x", bits);
+  }
+  return text;
+}
+
+Result<CallingConvention> ParseCallingConvention(std::string_view cconv) {
+  if (cconv.size() < 2 || cconv[0] != '0') {
+    return InvalidArgumentError("must start with version '0'");
+  }
+  size_t split = cconv.find('_');
+  if (split == std::string_view::npos) {
+    return InvalidArgumentError("missing '_' between arguments and results");
+  }
+  CallingConvention result{cconv.substr(1, split - 1), cconv.substr(split + 1)};
+  for (std::string_view* side : {&result.arguments, &result.results}) {
+    if (*side == "v") {
+      *side = std::string_view();
+      continue;
+    }
+    if (side->empty()) return InvalidArgumentError("empty side (use 'v')");
+    bool in_span = false;
+    size_t span_length = 0;
+    for (char c : *side) {
+      switch (c) {
+        case 'i': case 'I': case 'f': case 'F': case 'r':
+          ++span_length;
+          break;
+        case 'C':
+          if (in_span) return InvalidArgumentError("nested variadic span");
+          in_span = true;
+          span_length = 0;
+          break;
+        case 'D':
+          if (!in_span) return InvalidArgumentError("'D' without 'C'");
+          if (span_length == 0) return InvalidArgumentError("empty span");
+          in_span = false;
+          break;
+        default:
+          return InvalidArgumentError(
+              StringPrintf("unknown type character 0x%02x",
+                           static_cast<unsigned char>(c)));
+      }
+    }
+    if (in_span) return InvalidArgumentError("unterminated variadic span");
+  }
+  return result;
+}
+
+Result<ArchiveLayout> ParseArchiveLayout(std::span<const uint8_t> archive) {
+  ArchiveLayout layout;
+  size_t start = 0;
+  if (archive.size() >= kZipLocalHeaderSize &&
+      LoadLE<uint32_t>(archive.data()) == kZipLocalHeaderSignature) {
+    layout.zip_wrapped = true;
+    size_t name_length = LoadLE<uint16_t>(archive.data() + 26);
+    size_t extra_length = LoadLE<uint16_t>(archive.data() + 28);
+    start = kZipLocalHeaderSize + name_length + extra_length;
+    if (start > archive.size()) {
+      return InvalidArgumentError(StringPrintf(
+          "module archive has a ZIP header claiming %zu header bytes but the "
+          "file has only %zu bytes",
+          start, archive.size()));
+    }
+  }
+  size_t remaining = archive.size() - start;
+  if (remaining < 16) {
+    return InvalidArgumentError(StringPrintf(
+        "module FlatBuffer missing or truncated: %zu bytes at offset %zu "
+        "(need at least 16)",
+        remaining, start));
+  }
+  uint32_t length = LoadLE<uint32_t>(archive.data() + start);
+  if (length > remaining - 4) {
+    return InvalidArgumentError(StringPrintf(
+        "module FlatBuffer size prefix at offset %zu says %u bytes but only "
+        "%zu remain",
+        start, length, remaining - 4));
+  }
+  layout.flatbuffer_offset = start + 4;
+  layout.flatbuffer_size = length;
+  size_t end = layout.flatbuffer_offset + length;
+  layout.rodata_base = (end + kArchiveSegmentAlignment - 1) /
+                       kArchiveSegmentAlignment * kArchiveSegmentAlignment;
+  return layout;
+}
+
+Result<std::shared_ptr<const ModuleFile>> ModuleFile::Load(
+    std::shared_ptr<const ByteStorage> storage) {
+  if (!storage) return InvalidArgumentError("no module storage");
+  if (reinterpret_cast<uintptr_t>(storage->data()) % kStorageAlignment != 0) {
+    return InvalidArgumentError(StringPrintf(
+        "module buffer at %p is not %zu-byte aligned; copy it instead",
+        static_cast<const void*>(storage->data()), kStorageAlignment));
+  }
+  std::shared_ptr<ModuleFile> file(new ModuleFile());
+  file->storage_ = std::move(storage);
+  EMBER_ASSIGN_OR_RETURN(file->layout_, ParseArchiveLayout(file->archive()),
+                         "reading the module archive header");
+  EMBER_ASSIGN_OR_RETURN(file->def_, ParseModuleDef(file->flatbuffer()),
+                         "verifying the module FlatBuffer");
+  EMBER_RETURN_IF_ERROR(file->Verify(), "verifying module '%s'",
+                        Printable(file->def_.name).c_str());
+  return std::shared_ptr<const ModuleFile>(std::move(file));
+}
+
+Result<std::shared_ptr<const ModuleFile>> ModuleFile::LoadCopy(
+    std::span<const uint8_t> bytes) {
+  EMBER_ASSIGN_OR_RETURN(auto storage, ByteStorage::CopyOf(bytes));
+  return Load(std::move(storage));
+}
+
+Result<std::shared_ptr<const ModuleFile>> ModuleFile::LoadFile(
+    const std::string& path) {
+  EMBER_ASSIGN_OR_RETURN(auto storage, ByteStorage::MapFile(path));
+  return Load(std::move(storage));
+}
+
+Status ModuleFile::Verify() {
+  const ModuleDef& def = def_;
+  uint32_t major = def.bytecode_version >> 16;
+  uint32_t minor = def.bytecode_version & 0xFFFF;
+  if (major != kBytecodeVersionMajor || minor > kBytecodeVersionMinor) {
+    return IncompatibleError(StringPrintf(
+        "bytecode version %u.%u is not supported; Ember supports %u.%u "
+        "(modules from iree-compile 3.11)",
+        major, minor, kBytecodeVersionMajor, kBytecodeVersionMinor));
+  }
+  if (def.requirements & ~kAllFeatures) {
+    return UnimplementedError(StringPrintf(
+        "module requires unknown features %s",
+        FeatureBitsToString(def.requirements & ~kAllFeatures).c_str()));
+  }
+  if (def.name.empty()) return InvalidArgumentError("module has an empty name");
+
+  for (size_t i = 0; i < def.types.size(); ++i) {
+    if (!IsKnownTypeName(def.types[i])) {
+      return InvalidArgumentError(
+          StringPrintf("types[%zu] '%s' is not a type Ember knows", i,
+                       Printable(def.types[i]).c_str()));
+    }
+  }
+  for (size_t i = 0; i < def.dependencies.size(); ++i) {
+    const ModuleDependencyDef& dependency = def.dependencies[i];
+    if (dependency.name.empty()) {
+      return InvalidArgumentError(
+          StringPrintf("dependencies[%zu] has no module name", i));
+    }
+    if ((dependency.flags & ~(kLinkRequired | kLinkOptional)) != 0) {
+      return InvalidArgumentError(StringPrintf(
+          "dependencies[%zu] has unknown flags 0x%x", i, dependency.flags));
+    }
+  }
+  for (size_t i = 0; i < def.imported_functions.size(); ++i) {
+    const ImportFunctionDef& import = def.imported_functions[i];
+    if (import.full_name.empty()) {
+      return InvalidArgumentError(
+          StringPrintf("imported_functions[%zu] has no full_name", i));
+    }
+    if (import.full_name.find('.') == std::string_view::npos) {
+      return InvalidArgumentError(StringPrintf(
+          "imported_functions[%zu] '%s' is not 'module.function'", i,
+          Printable(import.full_name).c_str()));
+    }
+    if ((import.flags & ~(kLinkRequired | kLinkOptional)) != 0) {
+      return InvalidArgumentError(StringPrintf(
+          "imported_functions[%zu] has unknown flags 0x%x", i, import.flags));
+    }
+    EMBER_RETURN_IF_ERROR(CheckCallingConvention(
+        import.signature.calling_convention, "imported_functions", i));
+  }
+  if (def.function_signatures.size() != def.function_descriptors.size()) {
+    return InvalidArgumentError(StringPrintf(
+        "function_signatures has %zu entries but function_descriptors has %zu",
+        def.function_signatures.size(), def.function_descriptors.size()));
+  }
+  for (size_t i = 0; i < def.function_signatures.size(); ++i) {
+    EMBER_RETURN_IF_ERROR(CheckCallingConvention(
+        def.function_signatures[i].calling_convention, "function_signatures",
+        i));
+  }
+  for (size_t i = 0; i < def.exported_functions.size(); ++i) {
+    const ExportFunctionDef& export_def = def.exported_functions[i];
+    if (export_def.local_name.empty()) {
+      return InvalidArgumentError(
+          StringPrintf("exported_functions[%zu] has no local_name", i));
+    }
+    if (export_def.internal_ordinal < 0 ||
+        static_cast<size_t>(export_def.internal_ordinal) >=
+            def.function_descriptors.size()) {
+      return InvalidArgumentError(StringPrintf(
+          "exported_functions[%zu] '%s' has internal_ordinal %d outside "
+          "[0, %zu)",
+          i, Printable(export_def.local_name).c_str(),
+          export_def.internal_ordinal, def.function_descriptors.size()));
+    }
+  }
+  for (size_t i = 0; i < def.function_descriptors.size(); ++i) {
+    const FunctionDescriptor& d = def.function_descriptors[i];
+    if (d.requirements & ~kAllFeatures) {
+      return UnimplementedError(StringPrintf(
+          "function_descriptors[%zu] requires unknown features %s", i,
+          FeatureBitsToString(d.requirements & ~kAllFeatures).c_str()));
+    }
+    if (d.block_count <= 0) {
+      return InvalidArgumentError(StringPrintf(
+          "function_descriptors[%zu] has block_count %d; a function needs at "
+          "least one block",
+          i, d.block_count));
+    }
+    if (d.bytecode_length <= 0 || d.bytecode_offset < 0 ||
+        int64_t{d.bytecode_offset} + d.bytecode_length >
+            static_cast<int64_t>(def.bytecode_data.size())) {
+      return InvalidArgumentError(StringPrintf(
+          "function_descriptors[%zu] bytecode span [%d, +%d) is outside the "
+          "%zu bytes of bytecode_data",
+          i, d.bytecode_offset, d.bytecode_length, def.bytecode_data.size()));
+    }
+    if (d.i32_register_count < 0 || d.i32_register_count > kMaxI32Registers ||
+        d.ref_register_count < 0 || d.ref_register_count > kMaxRefRegisters) {
+      return InvalidArgumentError(StringPrintf(
+          "function_descriptors[%zu] register counts (i32 %d, ref %d) exceed "
+          "the limits (%d, %d)",
+          i, d.i32_register_count, d.ref_register_count, kMaxI32Registers,
+          kMaxRefRegisters));
+    }
+  }
+  const ModuleStateDef& state = def.module_state;
+  if (state.global_bytes_capacity < 0 ||
+      state.global_bytes_capacity > kMaxGlobalBytes ||
+      state.global_ref_count < 0 || state.global_ref_count > kMaxGlobalRefs) {
+    return InvalidArgumentError(StringPrintf(
+        "module_state asks for %d global bytes and %d global refs; limits are "
+        "%lld and %lld",
+        state.global_bytes_capacity, state.global_ref_count,
+        static_cast<long long>(kMaxGlobalBytes),
+        static_cast<long long>(kMaxGlobalRefs)));
+  }
+
+  std::span<const uint8_t> archive = this->archive();
+  rodata_.reserve(def.rodata_segments.size());
+  for (size_t i = 0; i < def.rodata_segments.size(); ++i) {
+    const RodataSegmentDef& segment = def.rodata_segments[i];
+    if (segment.embedded) {
+      rodata_.push_back(segment.embedded_data);
+      continue;
+    }
+    uint64_t base = layout_.rodata_base;
+    uint64_t offset = segment.external_data_offset;
+    uint64_t length = segment.external_data_length;
+    if (base > archive.size() || offset > archive.size() - base ||
+        length > archive.size() - base - offset) {
+      return InvalidArgumentError(StringPrintf(
+          "rodata_segments[%zu] external data [%llu, +%llu) from base %llu "
+          "lies outside the %zu-byte archive",
+          i, static_cast<unsigned long long>(offset),
+          static_cast<unsigned long long>(length),
+          static_cast<unsigned long long>(base), archive.size()));
+    }
+    rodata_.push_back(archive.subspan(base + offset, length));
+  }
+
+  if (def.debug_database) {
+    const DebugDatabaseDef& database = *def.debug_database;
+    const int64_t count = static_cast<int64_t>(database.location_table.size());
+    auto check = [&](int64_t index, bool allow_none, size_t entry) -> Status {
+      if ((allow_none && index == -1) || (index >= 0 && index < count)) {
+        return Status();
+      }
+      return InvalidArgumentError(StringPrintf(
+          "debug_database location reference %lld (in entry %zu) is outside "
+          "the %lld-entry location table",
+          static_cast<long long>(index), entry, static_cast<long long>(count)));
+    };
+    for (size_t i = 0; i < database.location_table.size(); ++i) {
+      const LocationDef& location = database.location_table[i];
+      if (const auto* call = std::get_if<CallSiteLoc>(&location)) {
+        EMBER_RETURN_IF_ERROR(check(call->callee, false, i));
+        EMBER_RETURN_IF_ERROR(check(call->caller, false, i));
+      } else if (const auto* fused = std::get_if<FusedLoc>(&location)) {
+        for (int32_t child : fused->locations) {
+          EMBER_RETURN_IF_ERROR(check(child, false, i));
+        }
+      } else if (const auto* name = std::get_if<NameLoc>(&location)) {
+        EMBER_RETURN_IF_ERROR(check(name->child_location, true, i));
+      }
+    }
+    for (size_t i = 0; i < database.functions.size(); ++i) {
+      for (const BytecodeLocation& location : database.functions[i].locations) {
+        EMBER_RETURN_IF_ERROR(check(location.location, false, i),
+                              "reading debug_database.functions[%zu]", i);
+      }
+    }
+    // IREE indexes source maps by internal function ordinal, but iree-compile
+    // 3.11 emits maps for only some functions (e.g. just `__init`), so the
+    // index is only trustworthy when there is one map per function. Otherwise
+    // a map is attached to the exported function with the same name.
+    source_map_of_function_.assign(def.function_descriptors.size(), -1);
+    if (database.functions.size() == def.function_descriptors.size()) {
+      for (size_t i = 0; i < database.functions.size(); ++i) {
+        source_map_of_function_[i] = static_cast<int>(i);
+      }
+    } else {
+      for (size_t i = 0; i < database.functions.size(); ++i) {
+        int export_ordinal = FindExport(database.functions[i].local_name);
+        if (export_ordinal >= 0) {
+          source_map_of_function_[def.exported_functions[export_ordinal]
+                                      .internal_ordinal] = static_cast<int>(i);
+        }
+      }
+    }
+  }
+  return Status();
+}
+
+int ModuleFile::FindExport(std::string_view name) const {
+  for (size_t i = 0; i < def_.exported_functions.size(); ++i) {
+    if (def_.exported_functions[i].local_name == name) {
+      return static_cast<int>(i);
+    }
+  }
+  return -1;
+}
+
+const FunctionSignatureDef& ModuleFile::ExportSignature(
+    size_t export_ordinal) const {
+  return def_.function_signatures[def_.exported_functions[export_ordinal]
+                                      .internal_ordinal];
+}
+
+std::span<const uint8_t> ModuleFile::FunctionBytecode(size_t ordinal) const {
+  const FunctionDescriptor& d = def_.function_descriptors[ordinal];
+  return def_.bytecode_data.subspan(d.bytecode_offset, d.bytecode_length);
+}
+
+std::string_view ModuleFile::FunctionDebugName(size_t ordinal) const {
+  if (ordinal >= source_map_of_function_.size()) return {};
+  int map = source_map_of_function_[ordinal];
+  if (map < 0) return {};
+  return def_.debug_database->functions[map].local_name;
+}
+
+std::string ModuleFile::FormatLocation(int32_t index, int depth) const {
+  // Locations can nest (call sites, fused, names); cap the depth so a cycle
+  // in a hostile file cannot recurse forever.
+  if (depth > 8 || !def_.debug_database) return std::string();
+  const auto& table = def_.debug_database->location_table;
+  if (index < 0 || static_cast<size_t>(index) >= table.size()) return {};
+  const LocationDef& location = table[index];
+  if (const auto* file = std::get_if<FileLineColLoc>(&location)) {
+    return StringPrintf("%.*s:%d:%d", static_cast<int>(file->filename.size()),
+                        file->filename.data(), file->line, file->column);
+  }
+  if (const auto* call = std::get_if<CallSiteLoc>(&location)) {
+    return FormatLocation(call->callee, depth + 1);
+  }
+  if (const auto* fused = std::get_if<FusedLoc>(&location)) {
+    for (int32_t child : fused->locations) {
+      std::string text = FormatLocation(child, depth + 1);
+      if (!text.empty()) return text;
+    }
+    return {};
+  }
+  if (const auto* name = std::get_if<NameLoc>(&location)) {
+    std::string child = FormatLocation(name->child_location, depth + 1);
+    std::string text(name->name);
+    if (!child.empty()) text += "(" + child + ")";
+    return text;
+  }
+  return {};
+}
+
+std::string ModuleFile::SourceLocation(size_t ordinal, int32_t pc) const {
+  if (ordinal >= source_map_of_function_.size()) return {};
+  int map = source_map_of_function_[ordinal];
+  if (map < 0) return {};
+  // The entry with the greatest bytecode_offset <= pc describes pc.
+  const BytecodeLocation* best = nullptr;
+  for (const BytecodeLocation& location :
+       def_.debug_database->functions[map].locations) {
+    if (location.bytecode_offset <= pc &&
+        (!best || location.bytecode_offset >= best->bytecode_offset)) {
+      best = &location;
+    }
+  }
+  return best ? FormatLocation(best->location, 0) : std::string();
+}
+
+}  // namespace ember::bytecode
