@@ -187,8 +187,11 @@ Result<std::shared_ptr<const ModuleFile>> ModuleFile::Load(
                          "reading the module archive header");
   EMBER_ASSIGN_OR_RETURN(file->def_, ParseModuleDef(file->flatbuffer()),
                          "verifying the module FlatBuffer");
-  EMBER_RETURN_IF_ERROR(file->Verify(), "verifying module '%s'",
-                        Printable(file->def_.name).c_str());
+  EMBER_RETURN_IF_ERROR(
+      VerifyModuleDef(file->def_, file->archive(), file->layout_),
+      "verifying module '%s'", Printable(file->def_.name).c_str());
+  file->ResolveRodata();
+  file->MapSourceMaps();
   return std::shared_ptr<const ModuleFile>(std::move(file));
 }
 
@@ -204,12 +207,12 @@ Result<std::shared_ptr<const ModuleFile>> ModuleFile::LoadFile(
   return Load(std::move(storage));
 }
 
-Status ModuleFile::Verify() {
-  const ModuleDef& def = def_;
+Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
+                       const ArchiveLayout& layout) {
   uint32_t major = def.bytecode_version >> 16;
   uint32_t minor = def.bytecode_version & 0xFFFF;
   if (major != kBytecodeVersionMajor || minor > kBytecodeVersionMinor) {
-    return IncompatibleError(StringPrintf(
+    return InvalidArgumentError(StringPrintf(
         "bytecode version %u.%u is not supported; Ember supports %u.%u "
         "(modules from iree-compile 3.11)",
         major, minor, kBytecodeVersionMajor, kBytecodeVersionMinor));
@@ -325,15 +328,10 @@ Status ModuleFile::Verify() {
         static_cast<long long>(kMaxGlobalRefs)));
   }
 
-  std::span<const uint8_t> archive = this->archive();
-  rodata_.reserve(def.rodata_segments.size());
   for (size_t i = 0; i < def.rodata_segments.size(); ++i) {
     const RodataSegmentDef& segment = def.rodata_segments[i];
-    if (segment.embedded) {
-      rodata_.push_back(segment.embedded_data);
-      continue;
-    }
-    uint64_t base = layout_.rodata_base;
+    if (segment.embedded) continue;
+    uint64_t base = layout.rodata_base;
     uint64_t offset = segment.external_data_offset;
     uint64_t length = segment.external_data_length;
     if (base > archive.size() || offset > archive.size() - base ||
@@ -345,7 +343,6 @@ Status ModuleFile::Verify() {
           static_cast<unsigned long long>(length),
           static_cast<unsigned long long>(base), archive.size()));
     }
-    rodata_.push_back(archive.subspan(base + offset, length));
   }
 
   if (def.debug_database) {
@@ -379,26 +376,42 @@ Status ModuleFile::Verify() {
                               "reading debug_database.functions[%zu]", i);
       }
     }
-    // IREE indexes source maps by internal function ordinal, but iree-compile
-    // 3.11 emits maps for only some functions (e.g. just `__init`), so the
-    // index is only trustworthy when there is one map per function. Otherwise
-    // a map is attached to the exported function with the same name.
-    source_map_of_function_.assign(def.function_descriptors.size(), -1);
-    if (database.functions.size() == def.function_descriptors.size()) {
-      for (size_t i = 0; i < database.functions.size(); ++i) {
-        source_map_of_function_[i] = static_cast<int>(i);
-      }
-    } else {
-      for (size_t i = 0; i < database.functions.size(); ++i) {
-        int export_ordinal = FindExport(database.functions[i].local_name);
-        if (export_ordinal >= 0) {
-          source_map_of_function_[def.exported_functions[export_ordinal]
-                                      .internal_ordinal] = static_cast<int>(i);
-        }
-      }
-    }
   }
   return Status();
+}
+
+void ModuleFile::ResolveRodata() {
+  rodata_.reserve(def_.rodata_segments.size());
+  for (const RodataSegmentDef& segment : def_.rodata_segments) {
+    rodata_.push_back(segment.embedded
+                          ? segment.embedded_data
+                          : archive().subspan(layout_.rodata_base +
+                                                  segment.external_data_offset,
+                                              segment.external_data_length));
+  }
+}
+
+void ModuleFile::MapSourceMaps() {
+  source_map_of_function_.assign(def_.function_descriptors.size(), -1);
+  if (!def_.debug_database) return;
+  const auto& maps = def_.debug_database->functions;
+  // IREE indexes source maps by internal function ordinal, but iree-compile
+  // 3.11 emits maps for only some functions (e.g. just `__init`), so the index
+  // is only trustworthy when there is one map per function. Otherwise a map
+  // is attached to the exported function of the same name.
+  if (maps.size() == def_.function_descriptors.size()) {
+    for (size_t i = 0; i < maps.size(); ++i) {
+      source_map_of_function_[i] = static_cast<int>(i);
+    }
+    return;
+  }
+  for (size_t i = 0; i < maps.size(); ++i) {
+    int export_ordinal = FindExport(maps[i].local_name);
+    if (export_ordinal >= 0) {
+      source_map_of_function_[def_.exported_functions[export_ordinal]
+                                  .internal_ordinal] = static_cast<int>(i);
+    }
+  }
 }
 
 int ModuleFile::FindExport(std::string_view name) const {

@@ -58,6 +58,12 @@ struct CallingConvention {
 // spans C...D, "v" for an empty side).
 Result<CallingConvention> ParseCallingConvention(std::string_view cconv);
 
+// Checks the cross-field facts of a parsed module against its archive:
+// version, features, ordinals, function spans, register limits, module
+// state, type names, cconvs, rodata ranges and debug-location indices.
+Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
+                       const ArchiveLayout& layout);
+
 class ModuleFile {
  public:
   // Verifies `storage` and keeps it alive for the life of the ModuleFile.
@@ -110,7 +116,8 @@ class ModuleFile {
 
  private:
   ModuleFile() = default;
-  Status Verify();
+  void ResolveRodata();
+  void MapSourceMaps();
   std::string FormatLocation(int32_t index, int depth) const;
 
   std::shared_ptr<const ByteStorage> storage_;

@@ -1,0 +1,263 @@
+// Tests of the bounds-checked FlatBuffer reader on hand-built buffers: each
+// case breaks one rule and must get a clean error naming the problem.
+#include "runtime/vm/bytecode/flatbuffer_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/vm/bytecode/module_def.h"
+
+namespace ember::bytecode {
+namespace {
+
+// A tiny front-to-back FlatBuffer writer. FlatBuffer offsets are unsigned
+// and point forward, so a parent is written before its children and its
+// offset fields are patched once the children's positions are known.
+class Writer {
+ public:
+  Writer() { bytes_.resize(8, 0); std::memcpy(&bytes_[4], "IREE", 4); }
+
+  size_t size() const { return bytes_.size(); }
+  std::vector<uint8_t>& bytes() { return bytes_; }
+
+  void Align(size_t alignment) {
+    while (bytes_.size() % alignment) bytes_.push_back(0);
+  }
+  size_t U32(uint32_t value) {
+    Align(4);
+    size_t at = bytes_.size();
+    bytes_.resize(at + 4);
+    std::memcpy(&bytes_[at], &value, 4);
+    return at;
+  }
+  void Put32(size_t at, uint32_t value) { std::memcpy(&bytes_[at], &value, 4); }
+  // Points the uoffset at `at` to `target`.
+  void Link(size_t at, size_t target) {
+    Put32(at, static_cast<uint32_t>(target - at));
+  }
+
+  // A vtable with the given field offsets (0 = absent); returns its position.
+  size_t Vtable(const std::vector<uint16_t>& fields, uint16_t table_size) {
+    Align(2);
+    size_t at = bytes_.size();
+    auto push16 = [this](uint16_t v) {
+      bytes_.push_back(v & 0xFF);
+      bytes_.push_back(v >> 8);
+    };
+    push16(static_cast<uint16_t>(4 + 2 * fields.size()));
+    push16(table_size);
+    for (uint16_t field : fields) push16(field);
+    return at;
+  }
+  // A table whose inline data is `slots` u32 words after the soffset.
+  // Returns the table position; word i lives at position + 4 + 4 * i.
+  size_t Table(size_t vtable, size_t words) {
+    size_t at = U32(0);
+    int32_t soffset = static_cast<int32_t>(at) - static_cast<int32_t>(vtable);
+    std::memcpy(&bytes_[at], &soffset, 4);
+    for (size_t i = 0; i < words; ++i) U32(0);
+    return at;
+  }
+  size_t String(const std::string& text, bool terminate = true) {
+    size_t at = U32(static_cast<uint32_t>(text.size()));
+    bytes_.insert(bytes_.end(), text.begin(), text.end());
+    if (terminate) bytes_.push_back(0);
+    return at;
+  }
+  std::span<const uint8_t> span() const { return bytes_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+// A minimal valid module: root table with only the required name.
+Writer MinimalModule(const std::string& name = "m") {
+  Writer w;
+  size_t vtable = w.Vtable({4}, 8);
+  size_t root = w.Table(vtable, 1);
+  w.Link(0, root);
+  size_t text = w.String(name);
+  w.Link(root + 4, text);
+  return w;
+}
+
+TEST(FlatBufferReader, MinimalModuleParses) {
+  Writer w = MinimalModule("hello");
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_TRUE(def.ok()) << def.status().ToString();
+  EXPECT_EQ(def->name, "hello");
+  EXPECT_TRUE(def->exported_functions.empty());
+  EXPECT_FALSE(def->debug_database.has_value());
+}
+
+TEST(FlatBufferReader, RejectsTinyBuffer) {
+  std::vector<uint8_t> bytes = {1, 2, 3};
+  Result<ModuleDef> def = ParseModuleDef(bytes);
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("too small"), std::string::npos)
+      << def.status().ToString();
+}
+
+TEST(FlatBufferReader, RejectsWrongIdentifier) {
+  Writer w = MinimalModule();
+  std::memcpy(&w.bytes()[4], "NOPE", 4);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("identifier"), std::string::npos);
+}
+
+TEST(FlatBufferReader, RejectsRootOffsetPastEnd) {
+  Writer w = MinimalModule();
+  w.Put32(0, 0x10000);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_EQ(def.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(def.status().ToString().find("past the end"), std::string::npos);
+}
+
+TEST(FlatBufferReader, RejectsVtableOutOfBounds) {
+  Writer w = MinimalModule();
+  uint32_t root;
+  std::memcpy(&root, &w.bytes()[0], 4);
+  w.Put32(root, static_cast<uint32_t>(-100000));  // vtable far past the end
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("vtable"), std::string::npos);
+}
+
+TEST(FlatBufferReader, RejectsFieldOutsideTable) {
+  Writer w;
+  size_t vtable = w.Vtable({40}, 8);  // field offset beyond the 8-byte table
+  size_t root = w.Table(vtable, 1);
+  w.Link(0, root);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("outside its table"),
+            std::string::npos)
+      << def.status().ToString();
+}
+
+TEST(FlatBufferReader, RejectsUnterminatedString) {
+  Writer w;
+  size_t vtable = w.Vtable({4}, 8);
+  size_t root = w.Table(vtable, 1);
+  w.Link(0, root);
+  size_t text = w.String("abcd", /*terminate=*/false);
+  w.Link(root + 4, text);
+  w.bytes().push_back('x');  // a non-zero byte where the NUL should be
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("NUL"), std::string::npos);
+  EXPECT_NE(def.status().ToString().find("at name"), std::string::npos)
+      << "error should name the field: " << def.status().ToString();
+}
+
+TEST(FlatBufferReader, RejectsStringLongerThanBuffer) {
+  Writer w = MinimalModule();
+  uint32_t root;
+  std::memcpy(&root, &w.bytes()[0], 4);
+  size_t text_at = root + 4 + w.bytes()[root + 4];
+  w.Put32(text_at, 0xFFFFFFF0u);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("runs past the end"),
+            std::string::npos);
+}
+
+TEST(FlatBufferReader, RejectsVectorCountOverflow) {
+  // Slot 12 (function_descriptors, 20-byte structs) with a count whose byte
+  // size overflows 32 bits.
+  Writer w;
+  std::vector<uint16_t> fields(13, 0);
+  fields[0] = 4;
+  fields[12] = 8;
+  size_t vtable = w.Vtable(fields, 12);
+  size_t root = w.Table(vtable, 2);
+  w.Link(0, root);
+  w.Link(root + 4, w.String("m"));
+  size_t vector = w.U32(0x0CCCCCCD);  // * 20 wraps around 2^32
+  w.Link(root + 8, vector);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("function_descriptors"),
+            std::string::npos)
+      << def.status().ToString();
+}
+
+TEST(FlatBufferReader, RejectsMissingRequiredName) {
+  Writer w;
+  size_t vtable = w.Vtable({0}, 4);
+  size_t root = w.Table(vtable, 0);
+  w.Link(0, root);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("required"), std::string::npos);
+}
+
+// Many offsets pointing at one shared subtree would make a naive walk
+// quadratic; the visit budget must stop it quickly with a clear error.
+TEST(FlatBufferReader, SharedSubtreesHitTheBudget) {
+  constexpr uint32_t kSignatures = 2000;
+  constexpr uint32_t kAttrs = 2000;
+  Writer w;
+  std::vector<uint16_t> fields(9, 0);
+  fields[0] = 4;  // name
+  fields[8] = 8;  // function_signatures
+  size_t vtable = w.Vtable(fields, 12);
+  size_t root = w.Table(vtable, 2);
+  w.Link(0, root);
+  w.Link(root + 4, w.String("m"));
+  size_t signatures = w.U32(kSignatures);
+  std::vector<size_t> signature_slots;
+  for (uint32_t i = 0; i < kSignatures; ++i) signature_slots.push_back(w.U32(0));
+  w.Link(root + 8, signatures);
+  size_t signature_vtable = w.Vtable({0, 4}, 8);
+  size_t signature = w.Table(signature_vtable, 1);
+  for (size_t slot : signature_slots) w.Link(slot, signature);
+  size_t attrs = w.U32(kAttrs);
+  std::vector<size_t> attr_slots;
+  for (uint32_t i = 0; i < kAttrs; ++i) attr_slots.push_back(w.U32(0));
+  w.Link(signature + 4, attrs);
+  size_t attr_vtable = w.Vtable({4, 0}, 8);
+  size_t attr = w.Table(attr_vtable, 1);
+  w.Link(attr + 4, w.String("k"));
+  for (size_t slot : attr_slots) w.Link(slot, attr);
+
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("too many objects"),
+            std::string::npos)
+      << def.status().ToString();
+}
+
+TEST(FlatBufferReader, UnionVectorLengthMismatchIsRejected) {
+  // debug_database (slot 15) whose location_table types and values differ in
+  // length.
+  Writer w;
+  std::vector<uint16_t> fields(16, 0);
+  fields[0] = 4;
+  fields[15] = 8;
+  size_t vtable = w.Vtable(fields, 12);
+  size_t root = w.Table(vtable, 2);
+  w.Link(0, root);
+  w.Link(root + 4, w.String("m"));
+  size_t db_vtable = w.Vtable({4, 8}, 12);
+  size_t db = w.Table(db_vtable, 2);
+  w.Link(root + 8, db);
+  size_t types = w.U32(2);
+  w.U32(0);  // two NONE type bytes (and padding)
+  size_t values = w.U32(1);
+  w.U32(0);
+  w.Link(db + 4, types);
+  w.Link(db + 8, values);
+  Result<ModuleDef> def = ParseModuleDef(w.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("union vector"), std::string::npos)
+      << def.status().ToString();
+}
+
+}  // namespace
+}  // namespace ember::bytecode

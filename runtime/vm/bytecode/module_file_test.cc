@@ -1,0 +1,392 @@
+// Loader tests over real modules compiled by iree-compile 3.11 from Ember's
+// own corpus (tools/ember_corpus.py), plus corruption: truncation at every
+// 1/64 of each file and seeded random byte flips. Under the ASan+UBSan build
+// these show that hostile files only ever produce clean errors.
+#include "runtime/vm/bytecode/module_file.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/testing/corpus.h"
+#include "runtime/vm/bytecode/module_dump.h"
+
+namespace ember::bytecode {
+namespace {
+
+using ::ember::testing::CorpusFile;
+using ::ember::testing::LoadCorpus;
+
+std::vector<CorpusFile>& Corpus() {
+  static std::vector<CorpusFile> corpus = LoadCorpus();
+  return corpus;
+}
+
+// Exercises every view of a loaded module so that an inconsistent one would
+// fault under the sanitizers.
+void TouchEverything(const ModuleFile& file) {
+  std::string text = DumpModuleText(file, {/*verbose=*/true});
+  std::string json = DumpModuleJson(file);
+  ASSERT_FALSE(text.empty());
+  ASSERT_FALSE(json.empty());
+  for (size_t i = 0; i < file.def().function_descriptors.size(); ++i) {
+    std::span<const uint8_t> code = file.FunctionBytecode(i);
+    ASSERT_GE(code.data(), file.def().bytecode_data.data());
+    (void)file.SourceLocation(i, static_cast<int32_t>(code.size()) - 1);
+  }
+  for (size_t i = 0; i < file.rodata_count(); ++i) {
+    std::span<const uint8_t> data = file.rodata(i);
+    if (!data.empty()) {
+      ASSERT_GE(data.data(), file.archive().data());
+      ASSERT_LE(data.data() + data.size(),
+                file.archive().data() + file.archive().size());
+      volatile uint8_t last = data.back();
+      (void)last;
+    }
+  }
+}
+
+TEST(ModuleFileCorpus, CorpusIsPresent) {
+  ASSERT_GE(Corpus().size(), 10u)
+      << "the compiled corpus is missing: run `python3 tools/ember_corpus.py "
+         "build` or set EMBER_CORPUS_DIR (found dir: '"
+      << ::ember::testing::CorpusDirectory() << "')";
+}
+
+TEST(ModuleFileCorpus, EveryModuleLoads) {
+  for (const CorpusFile& corpus_file : Corpus()) {
+    SCOPED_TRACE(corpus_file.name);
+    auto file = ModuleFile::LoadCopy(corpus_file.bytes);
+    ASSERT_TRUE(file.ok()) << file.status().ToString();
+    const ModuleDef& def = (*file)->def();
+    EXPECT_FALSE(def.name.empty());
+    EXPECT_FALSE(def.exported_functions.empty());
+    EXPECT_EQ(def.function_signatures.size(), def.function_descriptors.size());
+    EXPECT_EQ((*file)->bytecode_version_major(), 17u);
+    bool zip = corpus_file.name.find(".flat") == std::string::npos;
+    EXPECT_EQ((*file)->layout().zip_wrapped, zip);
+    if (zip) {
+      // The polyglot header pads the FlatBuffer to start at offset 64 + 4.
+      EXPECT_EQ((*file)->layout().flatbuffer_offset % 64, 4u);
+    }
+    TouchEverything(**file);
+  }
+}
+
+TEST(ModuleFileCorpus, MappedAndCopiedLoadsAgree) {
+  for (const CorpusFile& corpus_file : Corpus()) {
+    SCOPED_TRACE(corpus_file.name);
+    auto mapped = ModuleFile::LoadFile(corpus_file.path);
+    auto copied = ModuleFile::LoadCopy(corpus_file.bytes);
+    ASSERT_TRUE(mapped.ok()) << mapped.status().ToString();
+    ASSERT_TRUE(copied.ok()) << copied.status().ToString();
+    EXPECT_EQ(DumpModuleJson(**mapped), DumpModuleJson(**copied));
+    EXPECT_EQ((*mapped)->storage()->kind(), ByteStorage::Kind::kFileMapping);
+  }
+}
+
+TEST(ModuleFileCorpus, ZipAndFlatFormsDescribeTheSameModule) {
+  int compared = 0;
+  for (const CorpusFile& flat : Corpus()) {
+    size_t dot = flat.name.rfind(".flat");
+    if (dot == std::string::npos) continue;
+    std::string base = flat.name.substr(0, dot);
+    for (const CorpusFile& zip : Corpus()) {
+      if (zip.name != base + ".embedded") continue;
+      SCOPED_TRACE(base);
+      auto a = ModuleFile::LoadCopy(flat.bytes);
+      auto b = ModuleFile::LoadCopy(zip.bytes);
+      ASSERT_TRUE(a.ok() && b.ok());
+      const ModuleDef& x = (*a)->def();
+      const ModuleDef& y = (*b)->def();
+      EXPECT_EQ(x.name, y.name);
+      ASSERT_EQ(x.exported_functions.size(), y.exported_functions.size());
+      for (size_t i = 0; i < x.exported_functions.size(); ++i) {
+        EXPECT_EQ(x.exported_functions[i].local_name,
+                  y.exported_functions[i].local_name);
+      }
+      ASSERT_EQ(x.bytecode_data.size(), y.bytecode_data.size());
+      EXPECT_TRUE(std::equal(x.bytecode_data.begin(), x.bytecode_data.end(),
+                             y.bytecode_data.begin()));
+      ASSERT_EQ((*a)->rodata_count(), (*b)->rodata_count());
+      for (size_t i = 0; i < (*a)->rodata_count(); ++i) {
+        auto ra = (*a)->rodata(i);
+        auto rb = (*b)->rodata(i);
+        ASSERT_EQ(ra.size(), rb.size()) << "rodata " << i;
+        EXPECT_TRUE(std::equal(ra.begin(), ra.end(), rb.begin()))
+            << "rodata " << i;
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 0) << "no module has both a flat and an embedded form";
+}
+
+TEST(ModuleFileCorruption, TruncationAtEvery64th) {
+  for (const CorpusFile& corpus_file : Corpus()) {
+    SCOPED_TRACE(corpus_file.name);
+    const std::vector<uint8_t>& bytes = corpus_file.bytes;
+    for (size_t k = 0; k < 64; ++k) {
+      size_t size = bytes.size() * k / 64;
+      auto file = ModuleFile::LoadCopy({bytes.data(), size});
+      if (file.ok()) {
+        // Only the ZIP trailer (central directory) is optional; anything the
+        // module uses must still be inside the shortened file.
+        TouchEverything(**file);
+      } else {
+        EXPECT_FALSE(file.status().message().empty());
+      }
+    }
+  }
+}
+
+TEST(ModuleFileCorruption, SeededRandomByteFlips) {
+  // 10,000 mutants in all, spread round-robin over the ZIP and flat forms of
+  // every corpus module; each flips 1 to 4 random bytes. Most flips land in
+  // the first 8 KiB, where the FlatBuffer's structure lives; one in eight
+  // lands anywhere in the file.
+  constexpr int kMutants = 10000;
+  std::vector<const CorpusFile*> files;
+  for (const CorpusFile& corpus_file : Corpus()) {
+    if (corpus_file.name.find(".embedded") != std::string::npos ||
+        corpus_file.name.find(".flat") != std::string::npos) {
+      files.push_back(&corpus_file);
+    }
+  }
+  ASSERT_FALSE(files.empty());
+  std::mt19937_64 random(0xE3BE5EED);
+  int rejected = 0, accepted = 0;
+  std::vector<uint8_t> mutant;
+  for (int m = 0; m < kMutants; ++m) {
+    const CorpusFile& corpus_file = *files[m % files.size()];
+    mutant = corpus_file.bytes;
+    int flips = 1 + static_cast<int>(random() % 4);
+    std::string where;
+    for (int f = 0; f < flips; ++f) {
+      size_t limit = (random() % 8 == 0)
+                         ? mutant.size()
+                         : std::min<size_t>(mutant.size(), 8192);
+      size_t at = random() % limit;
+      mutant[at] ^= static_cast<uint8_t>(1 + random() % 255);
+      where += " " + std::to_string(at);
+    }
+    SCOPED_TRACE(corpus_file.name + " mutant " + std::to_string(m) +
+                 " flipped at" + where);
+    auto file = ModuleFile::LoadCopy(mutant);
+    if (file.ok()) {
+      ++accepted;
+      TouchEverything(**file);
+    } else {
+      ++rejected;
+      ASSERT_FALSE(file.status().message().empty());
+    }
+  }
+  RecordProperty("accepted", accepted);
+  RecordProperty("rejected", rejected);
+  EXPECT_GT(rejected, kMutants / 10);
+}
+
+// ---- semantic checks on a parsed module, one broken fact at a time --------
+
+class VerifyTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const CorpusFile& corpus_file : Corpus()) {
+      if (corpus_file.name.find(".embedded") == std::string::npos) continue;
+      auto file = ModuleFile::LoadCopy(corpus_file.bytes);
+      ASSERT_TRUE(file.ok());
+      if ((*file)->def().debug_database && (*file)->rodata_count() > 0 &&
+          !(*file)->def().imported_functions.empty()) {
+        file_ = *file;
+        break;
+      }
+    }
+    ASSERT_TRUE(file_) << "no corpus module with imports, rodata and debug info";
+    def_ = file_->def();
+  }
+
+  Status Verify() {
+    return VerifyModuleDef(def_, file_->archive(), file_->layout());
+  }
+  void ExpectError(const std::string& fragment) {
+    Status status = Verify();
+    ASSERT_FALSE(status.ok()) << "expected an error containing '" << fragment
+                              << "'";
+    EXPECT_EQ(status.code(), fragment == "unknown features"
+                                 ? StatusCode::kUnimplemented
+                                 : StatusCode::kInvalidArgument);
+    EXPECT_NE(status.ToString().find(fragment), std::string::npos)
+        << status.ToString();
+  }
+
+  std::shared_ptr<const ModuleFile> file_;
+  ModuleDef def_;
+};
+
+TEST_F(VerifyTest, UnmodifiedModulePasses) { EXPECT_TRUE(Verify().ok()); }
+
+TEST_F(VerifyTest, RejectsOtherBytecodeVersions) {
+  for (uint32_t version : {16u << 16, 18u << 16, (17u << 16) | 1u, 0u}) {
+    def_.bytecode_version = version;
+    ExpectError("Ember supports 17.0");
+  }
+}
+
+TEST_F(VerifyTest, RejectsUnknownRequirements) {
+  def_.requirements |= 1u << 7;
+  ExpectError("unknown features");
+}
+
+TEST_F(VerifyTest, RejectsUnknownFunctionRequirements) {
+  def_.function_descriptors[0].requirements |= 1u << 9;
+  ExpectError("unknown features");
+}
+
+TEST_F(VerifyTest, RejectsExportOrdinalOutOfRange) {
+  def_.exported_functions[0].internal_ordinal =
+      static_cast<int32_t>(def_.function_descriptors.size());
+  ExpectError("internal_ordinal");
+  def_.exported_functions[0].internal_ordinal = -1;
+  ExpectError("internal_ordinal");
+}
+
+TEST_F(VerifyTest, RejectsSignatureDescriptorMismatch) {
+  def_.function_signatures.pop_back();
+  ExpectError("function_signatures has");
+}
+
+TEST_F(VerifyTest, RejectsFunctionSpanOutsideBytecode) {
+  def_.function_descriptors[0].bytecode_offset =
+      static_cast<int32_t>(def_.bytecode_data.size());
+  ExpectError("bytecode span");
+  SetUp();
+  def_.function_descriptors[0].bytecode_length = 0x7FFFFFFF;
+  ExpectError("bytecode span");
+  SetUp();
+  def_.function_descriptors[0].bytecode_offset = -4;
+  ExpectError("bytecode span");
+}
+
+TEST_F(VerifyTest, RejectsEmptyFunctions) {
+  def_.function_descriptors[0].block_count = 0;
+  ExpectError("block_count");
+}
+
+TEST_F(VerifyTest, RejectsRegisterCountsOverLimit) {
+  def_.function_descriptors[0].i32_register_count = 0x7FFF + 0;
+  EXPECT_TRUE(Verify().ok());
+  def_.function_descriptors[0].ref_register_count = 0x4000;
+  ExpectError("register counts");
+  SetUp();
+  def_.function_descriptors[0].i32_register_count = -1;
+  ExpectError("register counts");
+}
+
+TEST_F(VerifyTest, RejectsUnknownTypeNames) {
+  def_.types.push_back("!hal.nonsense");
+  ExpectError("not a type Ember knows");
+}
+
+TEST_F(VerifyTest, RejectsBadCallingConventions) {
+  for (std::string_view cconv : {"1r_r", "0rx_r", "0r", "0Cr_r", "0rD_v",
+                                 "0CD_v", "0_r", "0CrCrDD_v"}) {
+    SetUp();
+    def_.imported_functions[0].signature.calling_convention = cconv;
+    ExpectError("invalid calling convention");
+  }
+}
+
+TEST_F(VerifyTest, RejectsExternalRodataOutsideArchive) {
+  size_t external = def_.rodata_segments.size();
+  for (size_t i = 0; i < def_.rodata_segments.size(); ++i) {
+    if (!def_.rodata_segments[i].embedded) external = i;
+  }
+  if (external == def_.rodata_segments.size()) {
+    def_.rodata_segments[0].embedded = false;
+    external = 0;
+  }
+  def_.rodata_segments[external].external_data_length = file_->archive().size();
+  ExpectError("lies outside");
+  def_.rodata_segments[external].external_data_length = 1;
+  def_.rodata_segments[external].external_data_offset = ~uint64_t{0} - 1;
+  ExpectError("lies outside");
+}
+
+TEST_F(VerifyTest, RejectsNamelessDependencyAndImport) {
+  if (!def_.dependencies.empty()) {
+    def_.dependencies[0].name = {};
+    ExpectError("no module name");
+    SetUp();
+  }
+  def_.imported_functions[0].full_name = "nodot";
+  ExpectError("is not 'module.function'");
+}
+
+TEST_F(VerifyTest, RejectsHugeModuleState) {
+  def_.module_state.global_bytes_capacity = 0x7FFFFFFF;
+  ExpectError("module_state");
+  SetUp();
+  def_.module_state.global_ref_count = -1;
+  ExpectError("module_state");
+}
+
+TEST_F(VerifyTest, RejectsDebugLocationOutOfRange) {
+  ASSERT_FALSE(def_.debug_database->functions.empty());
+  auto& functions = def_.debug_database->functions;
+  for (auto& function : functions) {
+    if (!function.locations.empty()) {
+      function.locations[0].location = 1 << 20;
+      ExpectError("location reference");
+      return;
+    }
+  }
+  GTEST_FAIL() << "no debug locations to corrupt";
+}
+
+TEST(ModuleFile, RejectsUnalignedStorage) {
+  std::vector<uint8_t> bytes(256 + 1, 0);
+  auto storage = ByteStorage::WrapExternal({bytes.data() + 1, 256}, nullptr);
+  ASSERT_TRUE(storage.ok());
+  auto file = ModuleFile::Load(*storage);
+  ASSERT_FALSE(file.ok());
+  EXPECT_NE(file.status().ToString().find("aligned"), std::string::npos);
+}
+
+TEST(ModuleFile, WrappedStorageReleasesExactlyOnce) {
+  int releases = 0;
+  {
+    std::vector<uint8_t> garbage(64, 0xAB);
+    auto storage = ByteStorage::CopyOf(garbage);
+    ASSERT_TRUE(storage.ok());
+    auto wrapped = ByteStorage::WrapExternal((*storage)->span(),
+                                             [&releases] { ++releases; });
+    ASSERT_TRUE(wrapped.ok());
+    auto file = ModuleFile::Load(*wrapped);
+    EXPECT_FALSE(file.ok());
+    EXPECT_EQ(releases, 0);  // still referenced by `wrapped`
+  }
+  EXPECT_EQ(releases, 1);
+}
+
+TEST(ModuleFile, MissingFileIsNotFound) {
+  auto file = ModuleFile::LoadFile("/nonexistent/dir/module.vmfb");
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(file.status().ToString().find("/nonexistent/dir/module.vmfb"),
+            std::string::npos);
+}
+
+TEST(CallingConvention, ParsesSpansAndVoid) {
+  auto cconv = ParseCallingConvention("0rIrrCrIID_v");
+  ASSERT_TRUE(cconv.ok());
+  EXPECT_EQ(cconv->arguments, "rIrrCrIID");
+  EXPECT_EQ(cconv->results, "");
+  auto empty = ParseCallingConvention("0v_v");
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->arguments.empty());
+}
+
+}  // namespace
+}  // namespace ember::bytecode
