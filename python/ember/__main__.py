@@ -37,4 +37,8 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except BrokenPipeError:  # e.g. `python -m ember | head`
+        sys.stderr.close()
+        sys.exit(0)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 def _tool_path(name: str) -> Path:
-    return Path(__file__).resolve().parent / "_tools" / name
+    return Path(__file__).resolve().parent / "_bin" / name
 
 
 def _exec(name: str) -> None:
