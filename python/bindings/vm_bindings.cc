@@ -249,6 +249,11 @@ nb::dict Reflection(const VmFunction& function) {
 std::optional<VmFunction> LookupFunction(VmModule& module,
                                          const std::string& name,
                                          Linkage linkage) {
+  if (name.empty()) {
+    // As iree.runtime: an empty name is a caller error, not "not found".
+    CheckStatus(InvalidArgumentError("function name required for query"),
+                "cannot look up function");
+  }
   const bytecode::ModuleDef& def = module.file->def();
   switch (linkage) {
     case Linkage::kExport:

@@ -62,7 +62,10 @@ std::string Status::ToString() const {
 
 Status& Status::Annotate(std::string note) & {
   if (payload_ && !note.empty()) {
-    payload_->annotations += "; while ";
+    // Notes read "while <doing something>"; accept them with or without the
+    // leading word so call sites cannot double it.
+    payload_->annotations +=
+        std::string_view(note).starts_with("while ") ? "; " : "; while ";
     payload_->annotations += note;
   }
   return *this;

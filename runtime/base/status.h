@@ -66,7 +66,8 @@ class [[nodiscard]] Status {
   // "CODE: message; while a; while b" -- what a user sees.
   std::string ToString() const;
 
-  // Adds a "while ..." annotation (no-op on OK). Returns *this for chaining.
+  // Adds a "while ..." annotation (no-op on OK); the word "while" is added
+  // unless the note already starts with it. Returns *this for chaining.
   Status& Annotate(std::string note) &;
   Status&& Annotate(std::string note) &&;
 
