@@ -46,6 +46,13 @@ TEST(Status, CarriesCodeMessageAndAnnotations) {
             "OUT_OF_RANGE: inner problem; while doing step 2");
 }
 
+TEST(Status, AnnotationsNeverDoubleWhile) {
+  Status status = InvalidArgumentError("x");
+  status.Annotate("while reading a").Annotate("reading b");
+  EXPECT_EQ(status.ToString(),
+            "INVALID_ARGUMENT: x; while reading a; while reading b");
+}
+
 TEST(Status, CopiesAreDeep) {
   Status a = InvalidArgumentError("a");
   Status b = a;

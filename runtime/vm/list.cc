@@ -58,11 +58,45 @@ List::List(ConstructionKey, TypeDef element_type)
   }
 }
 
+namespace {
+// Lists released while another list is being destroyed on this thread. A
+// chain of nested lists (which a program can build a million deep) would
+// otherwise be freed by recursion and overflow the stack; instead the
+// outermost destructor frees them one at a time.
+thread_local std::vector<VmRef>* pending_list_releases = nullptr;
+
+void DeferIfList(VmRef& ref) {
+  if (ref.Is(List::Type())) pending_list_releases->push_back(ref.Take());
+}
+}  // namespace
+
 List::~List() {
-  if (mode_ == StorageMode::kRef) std::destroy_n(ref_slots(), capacity_);
-  if (mode_ == StorageMode::kVariant)
+  std::vector<VmRef> pending;
+  const bool outermost = pending_list_releases == nullptr;
+  if (outermost) pending_list_releases = &pending;
+  if (mode_ == StorageMode::kRef) {
+    for (size_t i = 0; i < size_; ++i) DeferIfList(ref_slots()[i]);
+    std::destroy_n(ref_slots(), capacity_);
+  }
+  if (mode_ == StorageMode::kVariant) {
+    for (size_t i = 0; i < size_; ++i) {
+      if (variant_slots()[i].is_ref() &&
+          variant_slots()[i].ref().Is(List::Type())) {
+        VmRef child = variant_slots()[i].TakeRef();
+        DeferIfList(child);
+      }
+    }
     std::destroy_n(variant_slots(), capacity_);
+  }
   std::free(storage_);
+  if (outermost) {
+    while (!pending.empty()) {
+      VmRef child = std::move(pending.back());
+      pending.pop_back();
+      child.reset();  // may append grandchildren to `pending`
+    }
+    pending_list_releases = nullptr;
+  }
 }
 
 Result<Ref<List>> List::Create(TypeDef element_type, size_t initial_capacity) {
@@ -72,7 +106,7 @@ Result<Ref<List>> List::Create(TypeDef element_type, size_t initial_capacity) {
   }
   Ref<List> list = MakeRef<List>(ConstructionKey(), element_type);
   EMBER_RETURN_IF_ERROR(list->Reserve(initial_capacity),
-                        "while creating a list of %s",
+                        "creating a list of %s",
                         element_type.ToString().c_str());
   return list;
 }

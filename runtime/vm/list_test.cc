@@ -579,3 +579,27 @@ TEST(TypeRegistryTest, TypeAcceptsRef) {
 
 }  // namespace
 }  // namespace ember::vm
+
+namespace ember::vm {
+namespace {
+
+// A program can nest lists arbitrarily deep; freeing the chain must not
+// recurse once per level (a few hundred thousand levels overflow the stack).
+TEST(ListTest, DroppingADeepChainDoesNotRecurse) {
+  for (TypeDef element_type : {TypeDef::Any(), TypeDef::OfRef(List::Type())}) {
+    auto head = List::Create(element_type, 1);
+    ASSERT_TRUE(head.ok());
+    Ref<List> current = *head;
+    for (int i = 0; i < 300000; ++i) {
+      auto next = List::Create(element_type, 1);
+      ASSERT_TRUE(next.ok());
+      ASSERT_TRUE(current->PushRef(VmRef::Of(*next)).ok());
+      current = *next;
+    }
+    current.reset();
+    head->reset();  // frees the whole chain
+  }
+}
+
+}  // namespace
+}  // namespace ember::vm
