@@ -175,7 +175,7 @@ Status AnnotateF(Status status, const char* format, ...)
 
 // `EMBER_ASSIGN_OR_RETURN(auto x, MakeX());`
 #define EMBER_ASSIGN_OR_RETURN(lhs, expr, ...)                                \
-  EMBER_ASSIGN_OR_RETURN_IMPL(EMBER_CONCAT(ember_result_, __LINE__), lhs,     \
+  EMBER_ASSIGN_OR_RETURN_IMPL(EMBER_CONCAT(ember_result_, __COUNTER__), lhs,     \
                               expr __VA_OPT__(, ) __VA_ARGS__)
 #define EMBER_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr, ...)                      \
   auto tmp = (expr);                                                          \
