@@ -1,0 +1,162 @@
+#include "runtime/vm/bytecode_module.h"
+
+#include <string>
+
+#include "runtime/vm/buffer.h"
+#include "runtime/vm/bytecode_module_state.h"
+#include "runtime/vm/context.h"
+
+namespace ember::vm {
+
+using bytecode_internal::BytecodeModuleState;
+
+namespace {
+
+// Fills the type strings of `info` from a cconv; an absent or malformed one
+// leaves has_signature false.
+void ParseSignature(std::string_view cconv, BytecodeModule::FunctionInfo* info) {
+  Result<bytecode::CallingConvention> parsed =
+      bytecode::ParseCallingConvention(cconv);
+  if (!parsed.ok()) return;
+  info->has_signature = true;
+  info->calling_convention = cconv;
+  info->argument_types = parsed->arguments;
+  info->result_types = parsed->results;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
+    std::shared_ptr<const Instance> instance,
+    std::shared_ptr<const bytecode::ModuleFile> file) {
+  if (!instance || !file) return InvalidArgumentError("null instance or file");
+  std::shared_ptr<BytecodeModule> module(new BytecodeModule());
+  module->instance_ = instance;
+  module->file_ = file;
+  const bytecode::ModuleDef& def = file->def();
+  std::string name(def.name);
+
+  for (std::string_view type_name : def.types) {
+    EMBER_ASSIGN_OR_RETURN(
+        TypeDef type, instance->types().ResolveModuleTypeName(type_name),
+        "resolving the type table of module '%s'", name.c_str());
+    module->types_.push_back(type);
+  }
+  for (const bytecode::ModuleDependencyDef& dependency : def.dependencies) {
+    module->dependencies_.push_back(ModuleDependency{
+        dependency.name, dependency.minimum_version,
+        (dependency.flags & bytecode::kLinkOptional) != 0});
+  }
+  for (const bytecode::ImportFunctionDef& import : def.imported_functions) {
+    module->imports_.push_back(
+        ImportInfo{import.full_name, import.signature.calling_convention,
+                   (import.flags & bytecode::kLinkOptional) != 0});
+    FunctionInfo signature;
+    ParseSignature(import.signature.calling_convention, &signature);
+    module->import_signatures_.push_back(signature);
+  }
+  for (size_t i = 0; i < def.function_descriptors.size(); ++i) {
+    const bytecode::FunctionDescriptor& descriptor = def.function_descriptors[i];
+    FunctionInfo info;
+    info.code = file->FunctionBytecode(i);
+    info.i32_register_count = static_cast<uint16_t>(descriptor.i32_register_count);
+    info.ref_register_count = static_cast<uint16_t>(descriptor.ref_register_count);
+    if (i < def.function_signatures.size() && def.function_signatures[i].present) {
+      ParseSignature(def.function_signatures[i].calling_convention, &info);
+    }
+    module->functions_.push_back(info);
+  }
+  for (const bytecode::ExportFunctionDef& export_def : def.exported_functions) {
+    ExportEntry entry;
+    entry.name = export_def.local_name;
+    entry.internal_ordinal = static_cast<uint32_t>(export_def.internal_ordinal);
+    const bytecode::FunctionSignatureDef& signature =
+        def.function_signatures[entry.internal_ordinal];
+    for (const bytecode::AttrDef& attr : signature.attrs) {
+      entry.attrs.push_back(ReflectionAttr{attr.key, attr.value});
+    }
+    module->exports_.push_back(std::move(entry));
+  }
+  for (size_t i = 0; i < file->rodata_count(); ++i) {
+    EMBER_ASSIGN_OR_RETURN(
+        Ref<Buffer> buffer,
+        Buffer::WrapExternal(file->rodata(i), BufferAccess::kOriginModule,
+                             ExternalMemoryOwner(file)),
+        "wrapping rodata segment %zu", i);
+    module->rodata_.push_back(VmRef::Of(std::move(buffer)));
+  }
+  return module;
+}
+
+Result<std::shared_ptr<BytecodeModule>> BytecodeModule::LoadFile(
+    std::shared_ptr<const Instance> instance, const std::string& path) {
+  EMBER_ASSIGN_OR_RETURN(std::shared_ptr<const bytecode::ModuleFile> file,
+                         bytecode::ModuleFile::LoadFile(path));
+  return Create(std::move(instance), std::move(file));
+}
+
+ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
+  const ExportEntry& entry = exports_[export_ordinal];
+  return ExportInfo{entry.name,
+                    functions_[entry.internal_ordinal].calling_convention,
+                    entry.attrs};
+}
+
+std::string BytecodeModule::QualifiedFunctionName(size_t ordinal) const {
+  std::string result(name());
+  result += '.';
+  std::string_view debug_name = file_->FunctionDebugName(ordinal);
+  if (!debug_name.empty()) return result + std::string(debug_name);
+  for (const ExportEntry& entry : exports_) {
+    if (entry.internal_ordinal == ordinal) return result + std::string(entry.name);
+  }
+  return result + "#" + std::to_string(ordinal);
+}
+
+Result<std::unique_ptr<ModuleState>> BytecodeModule::CreateState(
+    Context& context) {
+  const bytecode::ModuleStateDef& layout = file_->def().module_state;
+  auto state = std::make_unique<BytecodeModuleState>();
+  state->rwdata.assign(static_cast<size_t>(layout.global_bytes_capacity), 0);
+  state->ref_globals.resize(static_cast<size_t>(layout.global_ref_count));
+  state->imports.resize(imports_.size());
+  return std::unique_ptr<ModuleState>(std::move(state));
+}
+
+Status BytecodeModule::ResolveImport(ModuleState& state, size_t import_ordinal,
+                                     const Function& target) {
+  auto& bytecode_state = static_cast<BytecodeModuleState&>(state);
+  if (import_ordinal >= bytecode_state.imports.size()) {
+    return OutOfRangeError("import ordinal out of range");
+  }
+  bytecode_state.imports[import_ordinal] = target;
+  return Status::Ok();
+}
+
+Status BytecodeModule::Call(Context& context, ModuleState& state,
+                            const Function& function,
+                            std::span<const Variant> arguments,
+                            std::span<Variant> results) {
+  if (function.module != this) {
+    return InvalidArgumentError("function belongs to another module");
+  }
+  uint32_t ordinal = function.ordinal;
+  switch (function.linkage) {
+    case FunctionLinkage::kExport:
+      if (ordinal >= exports_.size()) return OutOfRangeError("export ordinal");
+      ordinal = exports_[ordinal].internal_ordinal;
+      break;
+    case FunctionLinkage::kInternal:
+      if (ordinal >= functions_.size()) {
+        return OutOfRangeError("internal function ordinal");
+      }
+      break;
+    case FunctionLinkage::kImport:
+      return InvalidArgumentError("cannot call an import of a module directly");
+  }
+  return bytecode_internal::Execute(context, *this,
+                                    static_cast<BytecodeModuleState&>(state),
+                                    ordinal, arguments, results);
+}
+
+}  // namespace ember::vm

@@ -1,0 +1,129 @@
+// BytecodeModule: a compiled `.vmfb` as a Module that a Context can link and
+// call, and the interpreter that runs its functions.
+//
+// The split follows what changes when. A BytecodeModule is made once per
+// loaded file and never changes: it resolves the module's type table against
+// the Instance's registry, parses every function's calling convention,
+// gathers export reflection attributes, and wraps each rodata segment as an
+// immutable vm.buffer that keeps the ModuleFile alive. It can be shared by
+// any number of contexts. What a program mutates -- the rwdata bytes of its
+// primitive globals (zeroed), the table of ref globals, the resolved import
+// targets -- lives in the per-context state made by CreateState.
+//
+// Execution (interpreter.cc) keeps a private stack of frames per call from
+// the host. Each frame has an i32 register file (uint32_t slots; an i64 or
+// f64 occupies the even/odd pair named by its even ordinal) and a ref
+// register file of VmRefs. Entry arguments are packed per bank in cconv
+// order, a 64-bit value rounding up to the next even slot; internal calls
+// copy the caller's operands into the callee's slots the same way, and
+// returns copy back by the callee's result types. Imports (function ordinal
+// with bit 31 set) box their operands as Variants and go through
+// Context::Call. Every frame's refs are released whenever the frame exits,
+// normally or by error. Errors carry a VM stack trace: one "at module.function
+// (source location)" annotation per active frame, innermost first.
+//
+// Until the bytecode verifier exists, the interpreter decodes every
+// instruction with the bounds-checked decoder and checks each register
+// ordinal against the frame's register counts before executing it, so a
+// malformed module fails with a status instead of touching memory it does
+// not own. These checks are the verifier's job in the end; they are marked
+// "VERIFIER" in interpreter.cc.
+//
+// Thread safety: a BytecodeModule is immutable and shareable; its states
+// belong to one Context each.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "runtime/base/status.h"
+#include "runtime/vm/bytecode/module_file.h"
+#include "runtime/vm/instance.h"
+#include "runtime/vm/module.h"
+#include "runtime/vm/ref.h"
+
+namespace ember::vm {
+
+class BytecodeModule final : public Module {
+ public:
+  // Resolves `file` against `instance`'s type registry (an unknown ref type
+  // name is NOT_FOUND). The instance should be frozen.
+  static Result<std::shared_ptr<BytecodeModule>> Create(
+      std::shared_ptr<const Instance> instance,
+      std::shared_ptr<const bytecode::ModuleFile> file);
+  // Convenience: ModuleFile::LoadFile + Create.
+  static Result<std::shared_ptr<BytecodeModule>> LoadFile(
+      std::shared_ptr<const Instance> instance, const std::string& path);
+
+  std::string_view name() const override { return file_->name(); }
+  uint32_t version() const override { return file_->version(); }
+  std::span<const ModuleDependency> dependencies() const override {
+    return dependencies_;
+  }
+  size_t export_count() const override { return exports_.size(); }
+  ExportInfo export_info(size_t export_ordinal) const override;
+  size_t import_count() const override { return imports_.size(); }
+  ImportInfo import_info(size_t import_ordinal) const override {
+    return imports_[import_ordinal];
+  }
+
+  Result<std::unique_ptr<ModuleState>> CreateState(Context& context) override;
+  Status ResolveImport(ModuleState& state, size_t import_ordinal,
+                       const Function& target) override;
+  Status Call(Context& context, ModuleState& state, const Function& function,
+              std::span<const Variant> arguments,
+              std::span<Variant> results) override;
+
+  const bytecode::ModuleFile& file() const { return *file_; }
+  size_t function_count() const { return functions_.size(); }
+  // "module.function" for internal function `ordinal` (debug name, export
+  // name, or "#ordinal").
+  std::string QualifiedFunctionName(size_t ordinal) const;
+
+  // What the interpreter needs about one internal function, precomputed.
+  struct FunctionInfo {
+    std::span<const uint8_t> code;
+    uint16_t i32_register_count = 0;
+    uint16_t ref_register_count = 0;
+    bool has_signature = false;
+    // cconv characters without the "0", "_" and "v" ("iI", "r").
+    std::string_view argument_types;
+    std::string_view result_types;
+    std::string_view calling_convention;
+  };
+  const FunctionInfo& function_info(size_t ordinal) const {
+    return functions_[ordinal];
+  }
+  // The argument/result types of import `ordinal` (code empty; counts 0).
+  const FunctionInfo& import_signature(size_t ordinal) const {
+    return import_signatures_[ordinal];
+  }
+  // The module's type table, resolved.
+  const std::vector<TypeDef>& types() const { return types_; }
+  // The rodata segments as immutable vm.buffers.
+  const std::vector<VmRef>& rodata_buffers() const { return rodata_; }
+
+ private:
+  struct ExportEntry {
+    std::string_view name;
+    uint32_t internal_ordinal;
+    std::vector<ReflectionAttr> attrs;
+  };
+
+  BytecodeModule() = default;
+
+  std::shared_ptr<const Instance> instance_;
+  std::shared_ptr<const bytecode::ModuleFile> file_;
+  std::vector<ModuleDependency> dependencies_;
+  std::vector<ExportEntry> exports_;
+  std::vector<ImportInfo> imports_;
+  std::vector<FunctionInfo> functions_;
+  std::vector<FunctionInfo> import_signatures_;
+  std::vector<TypeDef> types_;
+  std::vector<VmRef> rodata_;
+};
+
+}  // namespace ember::vm

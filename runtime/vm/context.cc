@@ -1,0 +1,230 @@
+#include "runtime/vm/context.h"
+
+#include <string>
+
+#include "runtime/vm/bytecode/module_file.h"
+
+namespace ember::vm {
+
+Result<size_t> CountCconvResults(std::string_view cconv) {
+  EMBER_ASSIGN_OR_RETURN(bytecode::CallingConvention parsed,
+                         bytecode::ParseCallingConvention(cconv));
+  for (char c : parsed.results) {
+    if (c == 'C' || c == 'D') {
+      return InvalidArgumentError(
+          StringPrintf("cconv '%.*s' has a variadic result",
+                       static_cast<int>(cconv.size()), cconv.data()));
+    }
+  }
+  return parsed.results.size();
+}
+
+Context::Context(std::shared_ptr<const Instance> instance)
+    : instance_(std::move(instance)) {}
+
+Context::~Context() {
+  for (size_t i = entries_.size(); i-- > 0;) {
+    Entry& entry = entries_[i];
+    if (std::optional<Function> deinit = entry.module->LookupExport("__deinit")) {
+      Invoke(*deinit, {}, {}).IgnoreError();
+    }
+  }
+  while (!entries_.empty()) entries_.pop_back();
+}
+
+Result<std::unique_ptr<Context>> Context::Create(
+    std::shared_ptr<const Instance> instance,
+    std::span<const std::shared_ptr<Module>> modules) {
+  auto context = std::make_unique<Context>(std::move(instance));
+  for (const std::shared_ptr<Module>& module : modules) {
+    EMBER_RETURN_IF_ERROR(context->RegisterModule(module));
+  }
+  return context;
+}
+
+Module* Context::FindModule(std::string_view name) const {
+  for (const Entry& entry : entries_) {
+    if (entry.module->name() == name) return entry.module.get();
+  }
+  return nullptr;
+}
+
+ModuleState* Context::FindState(const Module* module) const {
+  for (const Entry& entry : entries_) {
+    if (entry.module.get() == module) return entry.state.get();
+  }
+  return nullptr;
+}
+
+Status Context::CheckDependencies(const Module& module) const {
+  for (const ModuleDependency& dependency : module.dependencies()) {
+    Module* found = FindModule(dependency.name);
+    if (found == nullptr) {
+      if (dependency.optional) continue;
+      return MakeStatus(
+          StatusCode::kNotFound,
+          "module '%.*s' requires module '%.*s' (minimum version %u), which "
+          "is not registered in the context",
+          static_cast<int>(module.name().size()), module.name().data(),
+          static_cast<int>(dependency.name.size()), dependency.name.data(),
+          dependency.minimum_version);
+    }
+    if (found->version() < dependency.minimum_version && !dependency.optional) {
+      return MakeStatus(
+          StatusCode::kFailedPrecondition,
+          "module '%.*s' requires module '%.*s' at version >= %u, but the "
+          "registered one has version %u",
+          static_cast<int>(module.name().size()), module.name().data(),
+          static_cast<int>(dependency.name.size()), dependency.name.data(),
+          dependency.minimum_version, found->version());
+    }
+  }
+  return Status::Ok();
+}
+
+Status Context::ResolveImports(Module& module, ModuleState& state) const {
+  for (size_t i = 0; i < module.import_count(); ++i) {
+    ImportInfo import = module.import_info(i);
+    size_t dot = import.full_name.find('.');
+    if (dot == std::string_view::npos || dot == 0 ||
+        dot + 1 == import.full_name.size()) {
+      return MakeStatus(StatusCode::kInvalidArgument,
+                        "import %zu '%.*s' is not of the form module.function",
+                        i, static_cast<int>(import.full_name.size()),
+                        import.full_name.data());
+    }
+    std::string_view module_name = import.full_name.substr(0, dot);
+    std::string_view function_name = import.full_name.substr(dot + 1);
+    Module* target_module = FindModule(module_name);
+    std::optional<Function> target;
+    if (target_module != nullptr) target = target_module->LookupExport(function_name);
+    if (!target) {
+      if (import.optional) continue;
+      return MakeStatus(
+          StatusCode::kNotFound,
+          "required import '%.*s' of module '%.*s' cannot be resolved: %s",
+          static_cast<int>(import.full_name.size()), import.full_name.data(),
+          static_cast<int>(module.name().size()), module.name().data(),
+          target_module ? "the module has no such export"
+                        : "no module of that name is registered");
+    }
+    std::string_view target_cconv =
+        target_module->export_info(target->ordinal).calling_convention;
+    if (target_cconv != import.calling_convention) {
+      return MakeStatus(
+          StatusCode::kInvalidArgument,
+          "import '%.*s' of module '%.*s' expects calling convention '%.*s' "
+          "but the export has '%.*s'",
+          static_cast<int>(import.full_name.size()), import.full_name.data(),
+          static_cast<int>(module.name().size()), module.name().data(),
+          static_cast<int>(import.calling_convention.size()),
+          import.calling_convention.data(),
+          static_cast<int>(target_cconv.size()), target_cconv.data());
+    }
+    EMBER_RETURN_IF_ERROR(module.ResolveImport(state, i, *target),
+                          "resolving import '%.*s'",
+                          static_cast<int>(import.full_name.size()),
+                          import.full_name.data());
+  }
+  return Status::Ok();
+}
+
+Status Context::RegisterModule(std::shared_ptr<Module> module) {
+  if (module == nullptr) return InvalidArgumentError("null module");
+  std::string name(module->name());
+  if (FindModule(name) != nullptr) {
+    return MakeStatus(StatusCode::kAlreadyExists,
+                      "a module named '%s' is already registered",
+                      name.c_str());
+  }
+  EMBER_RETURN_IF_ERROR(CheckDependencies(*module),
+                        "registering module '%s'", name.c_str());
+  EMBER_ASSIGN_OR_RETURN(std::unique_ptr<ModuleState> state,
+                         module->CreateState(*this),
+                         "creating the state of module '%s'",
+                         name.c_str());
+  EMBER_RETURN_IF_ERROR(ResolveImports(*module, *state),
+                        "registering module '%s'", name.c_str());
+  entries_.push_back(Entry{module, std::move(state)});
+  if (std::optional<Function> init = module->LookupExport("__init")) {
+    Status status = Invoke(*init, {}, {});
+    if (!status.ok()) {
+      entries_.pop_back();
+      return std::move(status).Annotate("running __init of module '" +
+                                        name + "'");
+    }
+  }
+  return Status::Ok();
+}
+
+Result<Function> Context::LookupFunction(std::string_view full_name) const {
+  size_t dot = full_name.find('.');
+  if (dot == std::string_view::npos) {
+    return MakeStatus(StatusCode::kInvalidArgument,
+                      "'%.*s' is not of the form module.function",
+                      static_cast<int>(full_name.size()), full_name.data());
+  }
+  std::string_view module_name = full_name.substr(0, dot);
+  Module* module = FindModule(module_name);
+  if (module == nullptr) {
+    return MakeStatus(StatusCode::kNotFound, "no module named '%.*s'",
+                      static_cast<int>(module_name.size()), module_name.data());
+  }
+  std::optional<Function> function = module->LookupExport(full_name.substr(dot + 1));
+  if (!function) {
+    return MakeStatus(StatusCode::kNotFound, "module '%.*s' has no export '%.*s'",
+                      static_cast<int>(module_name.size()), module_name.data(),
+                      static_cast<int>(full_name.size() - dot - 1),
+                      full_name.data() + dot + 1);
+  }
+  return *function;
+}
+
+Status Context::EnterFrame() {
+  if (call_depth_ >= kMaxCallDepth) {
+    return MakeStatus(StatusCode::kResourceExhausted,
+                      "call depth limit of %d frames exceeded", kMaxCallDepth);
+  }
+  ++call_depth_;
+  return Status::Ok();
+}
+
+Status Context::Call(const Function& function,
+                     std::span<const Variant> arguments,
+                     std::span<Variant> results) {
+  if (function.is_null()) return InvalidArgumentError("call of a null function");
+  ModuleState* state = FindState(function.module);
+  if (state == nullptr) {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "module '%.*s' is not registered in this context",
+                      static_cast<int>(function.module->name().size()),
+                      function.module->name().data());
+  }
+  EMBER_RETURN_IF_ERROR(EnterFrame());
+  Status status =
+      function.module->Call(*this, *state, function, arguments, results);
+  LeaveFrame();
+  return status;
+}
+
+Status Context::Invoke(const Function& function,
+                       std::span<const Variant> arguments,
+                       std::span<Variant> results) {
+  return Call(function, arguments, results);
+}
+
+Result<std::vector<Variant>> Context::Invoke(
+    const Function& function, std::span<const Variant> arguments) {
+  if (function.is_null() || function.linkage != FunctionLinkage::kExport) {
+    return InvalidArgumentError("Invoke needs an exported function");
+  }
+  EMBER_ASSIGN_OR_RETURN(
+      size_t count,
+      CountCconvResults(
+          function.module->export_info(function.ordinal).calling_convention));
+  std::vector<Variant> results(count);
+  EMBER_RETURN_IF_ERROR(Invoke(function, arguments, results));
+  return results;
+}
+
+}  // namespace ember::vm

@@ -1,0 +1,256 @@
+// Context linking: dependencies, import resolution (names, cconvs, optional
+// imports), cross-module calls including variadic spans, __init/__deinit
+// order and the call-depth limit. Uses a tiny native module written here and
+// the vm_imports corpus program (tests/corpus/vm/imports.mlir).
+#include "runtime/vm/context.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "runtime/testing/corpus.h"
+#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/instance.h"
+
+namespace ember::vm {
+namespace {
+
+// A native module whose exports are described by (name, cconv) pairs and
+// implemented by one switch. Every call is appended to `log`.
+class TestModule final : public Module {
+ public:
+  struct Export {
+    std::string name;
+    std::string cconv;
+  };
+  TestModule(std::string name, uint32_t version, std::vector<Export> exports,
+             std::vector<std::string>* log)
+      : name_(std::move(name)), version_(version), exports_(std::move(exports)),
+        log_(log) {}
+
+  std::vector<ModuleDependency> dependencies_list;
+
+  std::string_view name() const override { return name_; }
+  uint32_t version() const override { return version_; }
+  std::span<const ModuleDependency> dependencies() const override {
+    return dependencies_list;
+  }
+  size_t export_count() const override { return exports_.size(); }
+  ExportInfo export_info(size_t i) const override {
+    return ExportInfo{exports_[i].name, exports_[i].cconv, {}};
+  }
+  size_t import_count() const override { return 0; }
+  ImportInfo import_info(size_t) const override { return {}; }
+  Result<std::unique_ptr<ModuleState>> CreateState(Context&) override {
+    return std::make_unique<ModuleState>();
+  }
+  Status ResolveImport(ModuleState&, size_t, const Function&) override {
+    return InternalError("no imports");
+  }
+  Status Call(Context& context, ModuleState&, const Function& function,
+              std::span<const Variant> args,
+              std::span<Variant> results) override {
+    const std::string& name = exports_[function.ordinal].name;
+    if (name == "add_one") {
+      results[0] = Variant(Value::I32(args[0].value().i32() + 1));
+    } else if (name == "sum") {
+      // Layout: a, then the span count N, then N elements.
+      int32_t total = args[0].value().i32();
+      int32_t count = args[1].value().i32();
+      EXPECT_EQ(args.size(), static_cast<size_t>(2 + count));
+      for (int32_t i = 0; i < count; ++i) total += args[2 + i].value().i32();
+      results[0] = Variant(Value::I32(total));
+    } else if (name == "note") {
+      log_->push_back(name_ + ".note " + std::to_string(args[0].value().i32()));
+    } else if (name == "recurse") {
+      // Calls itself through the context until the depth limit trips.
+      Variant inner;
+      EMBER_RETURN_IF_ERROR(context.Call(function, args, std::span(&inner, 1)));
+      results[0] = inner;
+    } else {
+      log_->push_back(name_ + "." + name);
+    }
+    return Status::Ok();
+  }
+
+ private:
+  std::string name_;
+  uint32_t version_;
+  std::vector<Export> exports_;
+  std::vector<std::string>* log_;
+};
+
+std::shared_ptr<TestModule> MakeNative(std::vector<std::string>* log,
+                                       std::string add_one_cconv = "0i_i") {
+  return std::make_shared<TestModule>(
+      "native", 1,
+      std::vector<TestModule::Export>{{"add_one", add_one_cconv},
+                                       {"sum", "0iCiD_i"},
+                                       {"note", "0i_v"},
+                                       {"__init", "0v_v"},
+                                       {"__deinit", "0v_v"},
+                                       {"recurse", "0i_i"}},
+      log);
+}
+
+std::shared_ptr<BytecodeModule> LoadImporter(
+    const std::shared_ptr<const Instance>& instance) {
+  auto files = ember::testing::LoadCorpus("vm_imports.embedded");
+  EXPECT_EQ(files.size(), 1u);
+  if (files.empty()) return nullptr;
+  auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  auto module = BytecodeModule::Create(instance, *file);
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  return module.ok() ? *module : nullptr;
+}
+
+std::shared_ptr<Instance> FrozenInstance() {
+  auto instance = Instance::Create();
+  instance->Freeze();
+  return instance;
+}
+
+TEST(ContextTest, ImportsCallIntoNativeModule) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  {
+    Context context(instance);
+    ASSERT_TRUE(context.RegisterModule(MakeNative(&log)).ok());
+    Status status = context.RegisterModule(LoadImporter(instance));
+    ASSERT_TRUE(status.ok()) << status.ToString();
+
+    auto call_add = context.LookupFunction("importer.call_add");
+    ASSERT_TRUE(call_add.ok());
+    auto results = context.Invoke(*call_add, std::vector<Variant>{Value::I32(20)});
+    ASSERT_TRUE(results.ok()) << results.status().ToString();
+    EXPECT_EQ((*results)[0].value().i32(), 42);
+
+    auto sum = context.LookupFunction("importer.sum_span");
+    ASSERT_TRUE(sum.ok());
+    results = context.Invoke(*sum, std::vector<Variant>{
+                                       Value::I32(1), Value::I32(20), Value::I32(300)});
+    ASSERT_TRUE(results.ok()) << results.status().ToString();
+    EXPECT_EQ((*results)[0].value().i32(), 321);
+
+    // The optional import native.missing is not exported: left unresolved.
+    auto has_optional = context.LookupFunction("importer.has_optional");
+    results = context.Invoke(*has_optional, {});
+    ASSERT_TRUE(results.ok()) << results.status().ToString();
+    EXPECT_EQ((*results)[0].value().i32(), 0);
+  }
+  // __init in registration order, __deinit in reverse.
+  std::vector<std::string> expected = {"native.__init", "native.note 1",
+                                       "native.note 2", "native.__deinit"};
+  EXPECT_EQ(log, expected);
+}
+
+TEST(ContextTest, OptionalImportResolvesWhenPresent) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  auto native = std::make_shared<TestModule>(
+      "native", 1,
+      std::vector<TestModule::Export>{{"add_one", "0i_i"},
+                                      {"sum", "0iCiD_i"},
+                                      {"note", "0i_v"},
+                                      {"missing", "0i_i"}},
+      &log);
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(native).ok());
+  ASSERT_TRUE(context.RegisterModule(LoadImporter(instance)).ok());
+  auto results = context.Invoke(*context.LookupFunction("importer.has_optional"), {});
+  ASSERT_TRUE(results.ok());
+  EXPECT_EQ((*results)[0].value().i32(), 1);
+}
+
+TEST(ContextTest, MissingRequiredDependencyFails) {
+  auto instance = FrozenInstance();
+  Context context(instance);
+  Status status = context.RegisterModule(LoadImporter(instance));
+  EXPECT_EQ(status.code(), StatusCode::kNotFound);
+  EXPECT_NE(status.ToString().find("'native'"), std::string::npos)
+      << status.ToString();
+  EXPECT_EQ(context.module_count(), 0u);
+}
+
+TEST(ContextTest, MissingRequiredImportFails) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  auto native = std::make_shared<TestModule>(
+      "native", 1, std::vector<TestModule::Export>{{"add_one", "0i_i"}}, &log);
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(native).ok());
+  Status status = context.RegisterModule(LoadImporter(instance));
+  EXPECT_EQ(status.code(), StatusCode::kNotFound);
+  EXPECT_NE(status.ToString().find("native.sum"), std::string::npos)
+      << status.ToString();
+}
+
+TEST(ContextTest, CallingConventionMismatchNamesBoth) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(MakeNative(&log, "0I_i")).ok());
+  Status status = context.RegisterModule(LoadImporter(instance));
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  std::string text = status.ToString();
+  EXPECT_NE(text.find("'0i_i'"), std::string::npos) << text;
+  EXPECT_NE(text.find("'0I_i'"), std::string::npos) << text;
+  EXPECT_NE(text.find("native.add_one"), std::string::npos) << text;
+}
+
+TEST(ContextTest, DependencyVersions) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(MakeNative(&log)).ok());  // version 1
+
+  auto too_new = std::make_shared<TestModule>(
+      "user", 0, std::vector<TestModule::Export>{}, &log);
+  too_new->dependencies_list = {{"native", 5, false}};
+  Status status = context.RegisterModule(too_new);
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition) << status.ToString();
+
+  auto optional_missing = std::make_shared<TestModule>(
+      "user2", 0, std::vector<TestModule::Export>{}, &log);
+  optional_missing->dependencies_list = {{"native", 1, false},
+                                         {"absent", 3, true}};
+  EXPECT_TRUE(context.RegisterModule(optional_missing).ok());
+
+  auto duplicate = MakeNative(&log);
+  EXPECT_EQ(context.RegisterModule(duplicate).code(), StatusCode::kAlreadyExists);
+}
+
+TEST(ContextTest, LookupFunctionSplitsAtFirstDot) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  auto dotted = std::make_shared<TestModule>(
+      "hal", 0, std::vector<TestModule::Export>{{"executable.create", "0v_v"}},
+      &log);
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(dotted).ok());
+  auto function = context.LookupFunction("hal.executable.create");
+  ASSERT_TRUE(function.ok()) << function.status().ToString();
+  EXPECT_EQ(function->ordinal, 0u);
+  EXPECT_EQ(context.LookupFunction("hal.nothing").status().code(),
+            StatusCode::kNotFound);
+  EXPECT_EQ(context.LookupFunction("nomodule.f").status().code(),
+            StatusCode::kNotFound);
+}
+
+TEST(ContextTest, CallDepthIsLimited) {
+  std::vector<std::string> log;
+  auto instance = FrozenInstance();
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(MakeNative(&log)).ok());
+  auto recurse = context.LookupFunction("native.recurse");
+  ASSERT_TRUE(recurse.ok());
+  auto results = context.Invoke(*recurse, std::vector<Variant>{Value::I32(0)});
+  EXPECT_EQ(results.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(context.call_depth(), 0);
+}
+
+}  // namespace
+}  // namespace ember::vm

@@ -1,0 +1,9 @@
+#include "runtime/vm/instance.h"
+
+namespace ember::vm {
+
+std::shared_ptr<Instance> Instance::Create() {
+  return std::shared_ptr<Instance>(new Instance());
+}
+
+}  // namespace ember::vm
