@@ -1,0 +1,41 @@
+// libFuzzer target for the bytecode verifier. The input is loaded as a whole
+// module; every function of a module that loads is verified, and every
+// function that verifies is disassembled. The verifier promises that a
+// verified function decodes from start to end, so a disassembly failure
+// after a successful verification is a bug and traps. Seed it with compiled
+// modules (fuzz/make_seed_corpus.sh); most interesting mutations land in the
+// bytecode_data vector.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+#include "runtime/vm/bytecode/decoder.h"
+#include "runtime/vm/bytecode/module_file.h"
+#include "runtime/vm/bytecode/verifier.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto file = ember::bytecode::ModuleFile::LoadCopy({data, size});
+  if (!file.ok()) return 0;
+  const ember::bytecode::ModuleFile& module = **file;
+  bool all_verified = true;
+  for (size_t i = 0; i < module.def().function_descriptors.size(); ++i) {
+    ember::Status status = ember::bytecode::VerifyFunction(module, i);
+    if (!status.ok()) {
+      // Every rejection must explain itself, as INVALID_ARGUMENT.
+      if (status.message().empty() ||
+          status.code() != ember::StatusCode::kInvalidArgument) {
+        __builtin_trap();
+      }
+      all_verified = false;
+      continue;
+    }
+    auto text =
+        ember::bytecode::DisassembleFunction(module.FunctionBytecode(i));
+    if (!text.ok()) __builtin_trap();
+  }
+  // The whole-module entry point agrees with the per-function verdicts.
+  if (ember::bytecode::VerifyModuleBytecode(module).ok() != all_verified) {
+    __builtin_trap();
+  }
+  return 0;
+}

@@ -1,0 +1,593 @@
+#include "runtime/vm/bytecode/verifier.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "runtime/testing/corpus.h"
+#include "runtime/vm/bytecode/decoder.h"
+#include "runtime/vm/bytecode/module_file.h"
+
+namespace ember::bytecode {
+namespace {
+
+using ember::testing::CorpusFile;
+
+const std::vector<CorpusFile>& Corpus() {
+  static const std::vector<CorpusFile>* corpus =
+      new std::vector<CorpusFile>(ember::testing::LoadCorpus());
+  return *corpus;
+}
+
+std::shared_ptr<const ModuleFile> MustLoad(const std::vector<uint8_t>& bytes) {
+  auto file = ModuleFile::LoadCopy(bytes);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  return file.ok() ? *file : nullptr;
+}
+
+// Offset in the archive of function `ordinal`'s first bytecode byte.
+size_t FunctionArchiveOffset(const ModuleFile& file, size_t ordinal) {
+  return static_cast<size_t>(file.def().bytecode_data.data() -
+                             file.archive().data()) +
+         file.def().function_descriptors[ordinal].bytecode_offset;
+}
+
+void StoreU16(std::vector<uint8_t>* bytes, size_t offset, uint16_t value) {
+  (*bytes)[offset] = value & 0xFF;
+  (*bytes)[offset + 1] = value >> 8;
+}
+void StoreU32(std::vector<uint8_t>* bytes, size_t offset, uint32_t value) {
+  for (int i = 0; i < 4; ++i) (*bytes)[offset + i] = (value >> (8 * i)) & 0xFF;
+}
+
+// The archive offset of function `ordinal`'s 20-byte FunctionDescriptor,
+// found by its contents (which must be unique in the file).
+std::optional<size_t> FindDescriptor(const std::vector<uint8_t>& bytes,
+                                     const ModuleFile& file, size_t ordinal) {
+  const FunctionDescriptor& d = file.def().function_descriptors[ordinal];
+  std::vector<uint8_t> pattern(20);
+  StoreU32(&pattern, 0, static_cast<uint32_t>(d.bytecode_offset));
+  StoreU32(&pattern, 4, static_cast<uint32_t>(d.bytecode_length));
+  StoreU32(&pattern, 8, d.requirements);
+  StoreU16(&pattern, 12, static_cast<uint16_t>(d.reserved));
+  StoreU16(&pattern, 14, static_cast<uint16_t>(d.block_count));
+  StoreU16(&pattern, 16, static_cast<uint16_t>(d.i32_register_count));
+  StoreU16(&pattern, 18, static_cast<uint16_t>(d.ref_register_count));
+  std::optional<size_t> found;
+  for (size_t i = 0; i + 20 <= bytes.size(); ++i) {
+    if (std::memcmp(bytes.data() + i, pattern.data(), 20) == 0) {
+      if (found) return std::nullopt;  // ambiguous
+      found = i;
+    }
+  }
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// The corpus verifies
+//===----------------------------------------------------------------------===//
+
+TEST(VerifierTest, EveryCorpusFunctionVerifies) {
+  const auto& corpus = Corpus();
+  ASSERT_GE(corpus.size(), 60u) << "corpus missing (EMBER_CORPUS_DIR)";
+  size_t functions = 0;
+  for (const CorpusFile& entry : corpus) {
+    auto file = MustLoad(entry.bytes);
+    ASSERT_NE(file, nullptr) << entry.name;
+    for (size_t i = 0; i < file->def().function_descriptors.size(); ++i) {
+      Status status = VerifyFunction(*file, i);
+      EXPECT_TRUE(status.ok()) << entry.name << ": " << status.ToString();
+      ++functions;
+    }
+    Status whole = VerifyModuleBytecode(*file);
+    EXPECT_TRUE(whole.ok()) << entry.name << ": " << whole.ToString();
+  }
+  EXPECT_GT(functions, 200u);
+}
+
+TEST(VerifierTest, OrdinalOutOfRange) {
+  ASSERT_FALSE(Corpus().empty());
+  auto file = MustLoad(Corpus().front().bytes);
+  ASSERT_NE(file, nullptr);
+  Status status =
+      VerifyFunction(*file, file->def().function_descriptors.size());
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+}
+
+//===----------------------------------------------------------------------===//
+// Targeted corruptions of real functions
+//===----------------------------------------------------------------------===//
+
+// One place in a corpus function: an instruction and (optionally) a field.
+struct Site {
+  const CorpusFile* entry = nullptr;
+  size_t function = 0;
+  DecodedInstruction instruction;
+  int field = -1;
+  std::shared_ptr<const ModuleFile> file;
+
+  uint32_t pc() const { return instruction.pc; }
+  const DecodedField& decoded_field() const {
+    return instruction.field(static_cast<size_t>(field));
+  }
+  // Archive offset of the instruction's first byte and of its field.
+  size_t instruction_offset() const {
+    return FunctionArchiveOffset(*file, function) + instruction.pc;
+  }
+  size_t field_offset() const {
+    return FunctionArchiveOffset(*file, function) + decoded_field().offset;
+  }
+};
+
+// Returns a field index (or 0 for "the instruction itself") when `pick`
+// accepts an instruction, -1 otherwise.
+using Picker =
+    std::function<int(const ModuleFile&, size_t, const DecodedInstruction&)>;
+
+std::optional<Site> FindSite(const Picker& pick,
+                             const std::string& filter = "") {
+  for (const CorpusFile& entry : Corpus()) {
+    if (!filter.empty() && entry.name.find(filter) == std::string::npos) {
+      continue;
+    }
+    auto file = ModuleFile::LoadCopy(entry.bytes);
+    if (!file.ok()) continue;
+    for (size_t f = 0; f < (*file)->def().function_descriptors.size(); ++f) {
+      std::span<const uint8_t> code = (*file)->FunctionBytecode(f);
+      DecodedInstruction instruction;
+      uint32_t pc = 0;
+      while (pc < code.size() &&
+             DecodeInstruction(code, pc, &instruction).ok()) {
+        int field = pick(**file, f, instruction);
+        if (field >= 0) {
+          Site site;
+          site.entry = &entry;
+          site.function = f;
+          site.instruction = instruction;
+          site.field = field;
+          site.file = *file;
+          return site;
+        }
+        pc = instruction.next_pc;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The first field of `kind` in an instruction, or -1.
+int FieldOfKind(const DecodedInstruction& instruction, FieldKind kind) {
+  for (size_t i = 0; i < instruction.field_count; ++i) {
+    if (instruction.field(i).kind() == kind) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+Picker FirstFieldOfKind(FieldKind kind) {
+  return [kind](const ModuleFile&, size_t, const DecodedInstruction& i) {
+    return FieldOfKind(i, kind);
+  };
+}
+
+// Loads `bytes`, verifies `function` and checks that it fails with a message
+// naming the function, the instruction offset and `expected`.
+void ExpectRejected(const std::vector<uint8_t>& bytes, size_t function,
+                    std::optional<uint32_t> pc, const std::string& expected) {
+  auto file = MustLoad(bytes);
+  ASSERT_NE(file, nullptr);
+  Status status = VerifyFunction(*file, function);
+  ASSERT_FALSE(status.ok()) << "expected rejection: " << expected;
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << status.ToString();
+  const std::string message = status.ToString();
+  EXPECT_NE(message.find(StringPrintf("#%zu", function)), std::string::npos)
+      << message;
+  if (pc) {
+    EXPECT_NE(message.find(StringPrintf("offset 0x%08X", *pc)),
+              std::string::npos)
+        << message;
+  }
+  EXPECT_NE(message.find(expected), std::string::npos) << message;
+  // The whole-module entry point reports the same failure.
+  EXPECT_FALSE(VerifyModuleBytecode(*file).ok());
+}
+
+TEST(VerifierTest, RegisterOutOfRange) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kRegI32));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  const auto& d = site->file->def().function_descriptors[site->function];
+  StoreU16(&bytes, site->field_offset(),
+           static_cast<uint16_t>(d.i32_register_count));
+  ExpectRejected(bytes, site->function, site->pc(), "out of range");
+}
+
+TEST(VerifierTest, RefBitOnIntOperand) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kRegI32));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU16(&bytes, site->field_offset(),
+           site->decoded_field().reg | kRefRegisterBit);
+  ExpectRejected(bytes, site->function, site->pc(),
+                 "must be an i32 register but is ref register");
+}
+
+TEST(VerifierTest, IntBitOnRefOperand) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kRegRef));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU16(&bytes, site->field_offset(), 0);
+  ExpectRejected(bytes, site->function, site->pc(),
+                 "must be a ref register but is int register");
+}
+
+TEST(VerifierTest, MoveBitWhereNotAllowed) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kRegRef));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU16(&bytes, site->field_offset(),
+           site->decoded_field().reg | kRefMoveBit);
+  ExpectRejected(bytes, site->function, site->pc(), "MOVE bit");
+}
+
+TEST(VerifierTest, OddRegisterForI64) {
+  auto site =
+      FindSite([](const ModuleFile&, size_t, const DecodedInstruction& i) {
+        int f = FieldOfKind(i, FieldKind::kResI64);
+        return f >= 0 ? f : FieldOfKind(i, FieldKind::kRegI64);
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU16(&bytes, site->field_offset(), site->decoded_field().reg | 1);
+  ExpectRejected(bytes, site->function, site->pc(), "odd register");
+}
+
+TEST(VerifierTest, BranchTargetOffMarker) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kBranchTarget));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(&bytes, site->field_offset(), site->decoded_field().u32() + 1);
+  ExpectRejected(bytes, site->function, site->pc(), "not a block marker");
+}
+
+TEST(VerifierTest, BranchTargetOutsideFunction) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kBranchTarget));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(&bytes, site->field_offset(), 0x00FFFFFF);
+  ExpectRejected(bytes, site->function, site->pc(), "outside the function");
+}
+
+TEST(VerifierTest, RemapAcrossBanks) {
+  auto site =
+      FindSite([](const ModuleFile&, size_t, const DecodedInstruction& i) {
+        int f = FieldOfKind(i, FieldKind::kBranchRemap);
+        return (f >= 0 && !i.field(f).remap.empty()) ? f : -1;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  // The first pair starts after the u16 count.
+  const size_t pair = site->field_offset() + 2;
+  StoreU16(&bytes, pair + 2,
+           site->decoded_field().remap.destination(0) ^ kRefRegisterBit);
+  ExpectRejected(bytes, site->function, site->pc(), "across register banks");
+}
+
+TEST(VerifierTest, TruncatedLastInstruction) {
+  const CorpusFile& entry = Corpus().front();
+  auto file = MustLoad(entry.bytes);
+  ASSERT_NE(file, nullptr);
+  std::vector<uint8_t> bytes = entry.bytes;
+  auto descriptor = FindDescriptor(bytes, *file, 0);
+  ASSERT_TRUE(descriptor);
+  const auto& d = file->def().function_descriptors[0];
+  StoreU32(&bytes, *descriptor + 4,
+           static_cast<uint32_t>(d.bytecode_length - 1));
+  ExpectRejected(bytes, 0, std::nullopt, "truncated");
+}
+
+TEST(VerifierTest, UnknownOpcode) {
+  auto site =
+      FindSite([](const ModuleFile&, size_t, const DecodedInstruction& i) {
+        return i.info->has_flag(kBlockMarker) ? -1 : 0;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  bytes[site->instruction_offset()] = 0xC0;
+  ExpectRejected(bytes, site->function, site->pc(), "unknown opcode 0xC0");
+}
+
+TEST(VerifierTest, ExtensionWithoutFeatureBit) {
+  auto site =
+      FindSite([](const ModuleFile&, size_t, const DecodedInstruction& i) {
+        return i.info->set == OpcodeSet::kExtF32 ? 0 : -1;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  auto descriptor = FindDescriptor(bytes, *site->file, site->function);
+  ASSERT_TRUE(descriptor);
+  StoreU32(&bytes, *descriptor + 8, 0);  // requirements
+  ExpectRejected(bytes, site->function, std::nullopt, "do not include EXT_F32");
+}
+
+TEST(VerifierTest, BlockCountMismatch) {
+  const CorpusFile& entry = Corpus().front();
+  auto file = MustLoad(entry.bytes);
+  ASSERT_NE(file, nullptr);
+  std::vector<uint8_t> bytes = entry.bytes;
+  auto descriptor = FindDescriptor(bytes, *file, 0);
+  ASSERT_TRUE(descriptor);
+  const auto& d = file->def().function_descriptors[0];
+  StoreU16(&bytes, *descriptor + 14, static_cast<uint16_t>(d.block_count + 1));
+  ExpectRejected(bytes, 0, std::nullopt, "block_count");
+}
+
+TEST(VerifierTest, ArgumentsDoNotFitRegisters) {
+  // A function with int arguments, its i32 register count cut to zero.
+  auto site = FindSite(
+      [](const ModuleFile& file, size_t f, const DecodedInstruction& i) {
+        std::string_view cconv =
+            file.def().function_signatures[f].calling_convention;
+        return (i.pc == 0 && cconv.size() > 1 &&
+                (cconv[1] == 'i' || cconv[1] == 'I'))
+                   ? 0
+                   : -1;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  auto descriptor = FindDescriptor(bytes, *site->file, site->function);
+  ASSERT_TRUE(descriptor);
+  StoreU16(&bytes, *descriptor + 16, 0);
+  ExpectRejected(bytes, site->function, std::nullopt, "arguments need");
+}
+
+TEST(VerifierTest, BadRodataOrdinal) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kRodataOrdinal));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(&bytes, site->field_offset(),
+           static_cast<uint32_t>(site->file->def().rodata_segments.size()));
+  ExpectRejected(bytes, site->function, site->pc(), "rodata ordinal");
+}
+
+TEST(VerifierTest, BadTypeOrdinal) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kTypeOrdinal));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(&bytes, site->field_offset(),
+           static_cast<uint32_t>(site->file->def().types.size()));
+  ExpectRejected(bytes, site->function, site->pc(), "type ordinal");
+}
+
+TEST(VerifierTest, BadGlobalByteOffset) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kGlobalByteOffset));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  // One byte short of room for even a 4-byte value at the end.
+  const int32_t capacity = site->file->def().module_state.global_bytes_capacity;
+  StoreU32(&bytes, site->field_offset(), static_cast<uint32_t>(capacity - 3));
+  ExpectRejected(bytes, site->function, site->pc(), "global byte offset");
+}
+
+TEST(VerifierTest, BadGlobalRefOrdinal) {
+  auto site = FindSite(FirstFieldOfKind(FieldKind::kGlobalRefOrdinal));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(
+      &bytes, site->field_offset(),
+      static_cast<uint32_t>(site->file->def().module_state.global_ref_count));
+  ExpectRejected(bytes, site->function, site->pc(), "global ref ordinal");
+}
+
+Picker CallTo(bool import, CoreOpcode opcode = CoreOpcode::Call) {
+  return
+      [import, opcode](const ModuleFile&, size_t, const DecodedInstruction& i) {
+        if (i.info->set != OpcodeSet::kCore ||
+            i.info->opcode != static_cast<uint8_t>(opcode)) {
+          return -1;
+        }
+        int f = FieldOfKind(i, FieldKind::kFuncOrdinal);
+        if (f < 0) return -1;
+        bool is_import = (i.field(f).u32() & kImportOrdinalBit) != 0;
+        return is_import == import ? f : -1;
+      };
+}
+
+TEST(VerifierTest, BadImportOrdinal) {
+  auto site = FindSite(CallTo(/*import=*/true));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(
+      &bytes, site->field_offset(),
+      kImportOrdinalBit |
+          static_cast<uint32_t>(site->file->def().imported_functions.size()));
+  ExpectRejected(bytes, site->function, site->pc(), "import ordinal");
+}
+
+TEST(VerifierTest, BadFunctionOrdinal) {
+  auto site = FindSite(CallTo(/*import=*/false));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(
+      &bytes, site->field_offset(),
+      static_cast<uint32_t>(site->file->def().function_descriptors.size()));
+  ExpectRejected(bytes, site->function, site->pc(), "function ordinal");
+}
+
+// Number of values in a cconv side without spans, or -1 if it has spans.
+int CconvArgumentCount(std::string_view cconv) {
+  auto parsed = ParseCallingConvention(cconv);
+  if (!parsed.ok()) return -1;
+  if (parsed->arguments.find('C') != std::string_view::npos) return -1;
+  return static_cast<int>(parsed->arguments.size());
+}
+
+TEST(VerifierTest, CallArgumentCountMismatch) {
+  // Retarget an import call to another import that takes a different number
+  // of arguments.
+  uint32_t new_callee = 0;
+  auto site = FindSite([&new_callee](const ModuleFile& file, size_t,
+                                     const DecodedInstruction& i) {
+    if (CallTo(/*import=*/true)(file, 0, i) < 0) return -1;
+    int f = FieldOfKind(i, FieldKind::kFuncOrdinal);
+    const auto& imports = file.def().imported_functions;
+    uint32_t callee = i.field(f).u32() & ~kImportOrdinalBit;
+    int count =
+        CconvArgumentCount(imports[callee].signature.calling_convention);
+    for (uint32_t other = 0; other < imports.size(); ++other) {
+      int other_count =
+          CconvArgumentCount(imports[other].signature.calling_convention);
+      if (other_count >= 0 && other_count != count) {
+        new_callee = other;
+        return f;
+      }
+    }
+    return -1;
+  });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(&bytes, site->field_offset(), kImportOrdinalBit | new_callee);
+  ExpectRejected(bytes, site->function, site->pc(), "operand register(s)");
+}
+
+TEST(VerifierTest, CallOperandWrongBank) {
+  auto site =
+      FindSite([](const ModuleFile& file, size_t, const DecodedInstruction& i) {
+        if (CallTo(/*import=*/true)(file, 0, i) < 0) return -1;
+        int f = FieldOfKind(i, FieldKind::kListAny);
+        return i.field(f).list.empty() ? -1 : f;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  // The first register follows the u16 count.
+  StoreU16(&bytes, site->field_offset() + 2,
+           site->decoded_field().list[0] ^ kRefRegisterBit);
+  ExpectRejected(bytes, site->function, site->pc(), "operand 0");
+}
+
+TEST(VerifierTest, ReturnValueWrongBank) {
+  auto site =
+      FindSite([](const ModuleFile&, size_t, const DecodedInstruction& i) {
+        if (i.info->set != OpcodeSet::kCore ||
+            i.info->opcode != static_cast<uint8_t>(CoreOpcode::Return)) {
+          return -1;
+        }
+        return i.field(0).list.empty() ? -1 : 0;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU16(&bytes, site->field_offset() + 2,
+           site->decoded_field().list[0] ^ kRefRegisterBit);
+  ExpectRejected(bytes, site->function, site->pc(), "returned value 0");
+}
+
+TEST(VerifierTest, VariadicCallToInternalFunction) {
+  auto site = FindSite(CallTo(/*import=*/true, CoreOpcode::CallVariadic));
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  StoreU32(&bytes, site->field_offset(), 0);
+  ExpectRejected(bytes, site->function, site->pc(), "only call imports");
+}
+
+TEST(VerifierTest, VariadicSegmentMismatch) {
+  auto site =
+      FindSite([](const ModuleFile& file, size_t, const DecodedInstruction& i) {
+        if (CallTo(/*import=*/true, CoreOpcode::CallVariadic)(file, 0, i) < 0) {
+          return -1;
+        }
+        int f = FieldOfKind(i, FieldKind::kSegmentSizes);
+        return i.field(f).list.empty() ? -1 : f;
+      });
+  ASSERT_TRUE(site);
+  std::vector<uint8_t> bytes = site->entry->bytes;
+  const int16_t first = site->decoded_field().segment_size(0);
+  // Flip a plain argument into a span count, or a span count negative.
+  StoreU16(&bytes, site->field_offset() + 2,
+           static_cast<uint16_t>(first == -1 ? 0 : -2));
+  ExpectRejected(bytes, site->function, site->pc(), "segment 0 is");
+}
+
+//===----------------------------------------------------------------------===//
+// Random mutation: never crashes, and whatever verifies also decodes
+//===----------------------------------------------------------------------===//
+
+TEST(VerifierTest, RandomBytecodeMutationsNeverCrash) {
+  const auto& corpus = Corpus();
+  ASSERT_FALSE(corpus.empty());
+  std::mt19937 rng(0x5EED1234u);
+  constexpr int kIterationsPerFile = 200;
+  size_t verified = 0;
+  size_t rejected = 0;
+  for (const CorpusFile& entry : corpus) {
+    auto original = MustLoad(entry.bytes);
+    ASSERT_NE(original, nullptr);
+    const size_t begin = static_cast<size_t>(
+        original->def().bytecode_data.data() - original->archive().data());
+    const size_t size = original->def().bytecode_data.size();
+    if (size == 0) continue;
+    std::uniform_int_distribution<size_t> position(begin, begin + size - 1);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_int_distribution<int> edits(1, 4);
+    std::uniform_int_distribution<int> style(0, 2);
+    for (int iteration = 0; iteration < kIterationsPerFile; ++iteration) {
+      std::vector<uint8_t> bytes = entry.bytes;
+      std::vector<size_t> touched;
+      const int count = edits(rng);
+      for (int e = 0; e < count; ++e) {
+        const size_t at = position(rng);
+        touched.push_back(at - begin);
+        switch (style(rng)) {
+          case 0:
+            bytes[at] = static_cast<uint8_t>(byte(rng));
+            break;
+          case 1:
+            bytes[at] ^= static_cast<uint8_t>(1u << (byte(rng) & 7));
+            break;
+          default:
+            bytes[at] = (byte(rng) & 1) ? 0xFF : 0x00;
+            break;
+        }
+      }
+      auto file = ModuleFile::LoadCopy(bytes);
+      if (!file.ok()) continue;
+      // A function's verdict depends only on its own bytes and the module's
+      // tables, so only the functions that were hit can change.
+      const auto& descriptors = (*file)->def().function_descriptors;
+      for (size_t f = 0; f < descriptors.size(); ++f) {
+        const size_t start =
+            static_cast<size_t>(descriptors[f].bytecode_offset);
+        const size_t end =
+            start + static_cast<size_t>(descriptors[f].bytecode_length);
+        bool hit = false;
+        for (size_t t : touched) hit |= (t >= start && t < end);
+        if (!hit) continue;
+        Status status = VerifyFunction(**file, f);
+        if (status.ok()) {
+          ++verified;
+          auto text = DisassembleFunction((*file)->FunctionBytecode(f));
+          EXPECT_TRUE(text.ok()) << entry.name << " function " << f << ": "
+                                 << text.status().ToString();
+        } else {
+          ++rejected;
+          EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+          EXPECT_FALSE(status.message().empty());
+          EXPECT_FALSE(VerifyModuleBytecode(**file).ok());
+        }
+      }
+    }
+  }
+  EXPECT_GT(rejected, 0u);
+  EXPECT_GT(verified, 0u);
+  std::printf(
+      "random mutations: %zu function verifications passed, %zu "
+      "rejected\n",
+      verified, rejected);
+}
+
+}  // namespace
+}  // namespace ember::bytecode
