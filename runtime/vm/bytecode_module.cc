@@ -1,5 +1,7 @@
 #include "runtime/vm/bytecode_module.h"
 
+#include "runtime/vm/bytecode/verifier.h"
+
 #include <string>
 
 #include "runtime/vm/buffer.h"
@@ -35,6 +37,9 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
   module->file_ = file;
   const bytecode::ModuleDef& def = file->def();
   std::string name(def.name);
+  // Every function's bytecode is verified once, here, before anything can
+  // run it (see verifier.h for what that guarantees the interpreter).
+  EMBER_RETURN_IF_ERROR(bytecode::VerifyModuleBytecode(*file));
 
   for (std::string_view type_name : def.types) {
     EMBER_ASSIGN_OR_RETURN(
