@@ -6,7 +6,15 @@ from pathlib import Path
 
 
 def _tool_path(name: str) -> Path:
-    return Path(__file__).resolve().parent / "_bin" / name
+    # Native tools are installed next to the extension module. In an
+    # editable install that is site-packages, not this source directory.
+    from ember import _ember
+
+    for base in (Path(_ember.__file__).resolve().parent, Path(__file__).resolve().parent):
+        candidate = base / "_bin" / name
+        if candidate.exists():
+            return candidate
+    return Path(_ember.__file__).resolve().parent / "_bin" / name
 
 
 def _exec(name: str) -> None:

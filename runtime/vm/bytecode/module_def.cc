@@ -167,6 +167,9 @@ Result<DebugDatabaseDef> ParseDebugDatabase(FlatBufferReader& reader,
       FlatTable value;
       if (type != 0) {
         EMBER_ASSIGN_OR_RETURN(value, reader.TableAt(values, i));
+      } else if (reader.ScalarAt<uint32_t>(values, i) != 0) {
+        return reader.Error(values.data + 4 * i,
+                            "union element has a value but type NONE");
       }
       EMBER_ASSIGN_OR_RETURN(LocationDef location,
                              ParseLocation(reader, type, value));
@@ -303,12 +306,19 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
                                   "uncompressed data is defined)",
                                   out.compression_type);
             }
-            if (out.compression_type == 1) {
-              // The member table is empty; still verify it is well formed.
-              EMBER_ASSIGN_OR_RETURN(
-                  FlatTable member,
-                  reader.Table(item, slot::kCompressionValue));
-              (void)member;
+            // A union's type and value come together: a value without a
+            // type (or with NONE) is malformed, and so is a type without one.
+            EMBER_ASSIGN_OR_RETURN(
+                FlatTable member, reader.Table(item, slot::kCompressionValue));
+            if (member.present && out.compression_type == 0) {
+              return reader.Error(item.offset,
+                                  "compression_type union has a value but no "
+                                  "type");
+            }
+            if (!member.present && out.compression_type != 0) {
+              return reader.Error(item.offset,
+                                  "compression_type union has a type but no "
+                                  "value");
             }
             EMBER_ASSIGN_OR_RETURN(
                 FlatVector data, reader.Vector(item, slot::kEmbeddedData, 1));

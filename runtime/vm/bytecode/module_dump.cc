@@ -11,16 +11,53 @@ std::string Cconv(std::string_view cconv) {
   return cconv.empty() ? std::string("<none>") : std::string(cconv);
 }
 
-// Makes text from the file safe for a terminal.
+// Length of the well-formed UTF-8 sequence of two or more bytes starting at
+// text[i] (no overlongs, surrogates or code points past U+10FFFF), or 0.
+size_t MultiByteUtf8Length(std::string_view text, size_t i) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char lead = byte(i);
+  size_t length;
+  uint32_t min_code_point;
+  uint32_t code_point;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2, min_code_point = 0x80, code_point = lead & 0x1F;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3, min_code_point = 0x800, code_point = lead & 0x0F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4, min_code_point = 0x10000, code_point = lead & 0x07;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code_point = (code_point << 6) | (byte(i + k) & 0x3F);
+  }
+  if (code_point < min_code_point || code_point > 0x10FFFF ||
+      (code_point >= 0xD800 && code_point <= 0xDFFF)) {
+    return 0;
+  }
+  return length;
+}
+
+// Makes text from the file safe for a terminal: printable ASCII and
+// well-formed UTF-8 pass through; anything else is shown as \xNN.
 std::string Escaped(std::string_view text) {
   std::string out;
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '\\') {
       out += "\\\\";
+      ++i;
     } else if (c >= 0x20 && c < 0x7F) {
       out += static_cast<char>(c);
+      ++i;
+    } else if (size_t length = MultiByteUtf8Length(text, i)) {
+      out.append(text.substr(i, length));
+      i += length;
     } else {
       out += StringPrintf("\\x%02x", c);
+      ++i;
     }
   }
   return out;
@@ -56,7 +93,21 @@ std::string LocationText(const LocationDef& location) {
 
 void AppendJsonString(std::string& out, std::string_view text) {
   out += '"';
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      // Well-formed UTF-8 is copied as is; a byte that is not part of one
+      // becomes U+FFFD, as Python's "replace" decoding shows it.
+      size_t length = MultiByteUtf8Length(text, i);
+      if (length) {
+        out.append(text.substr(i, length));
+        i += length;
+      } else {
+        out += "\\ufffd";
+        ++i;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -64,14 +115,13 @@ void AppendJsonString(std::string& out, std::string_view text) {
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
       default:
-        if (c < 0x20 || c >= 0x7F) {
-          // Bytes that are not printable ASCII are escaped one by one so the
-          // output stays valid JSON whatever the file contains.
+        if (c < 0x20 || c == 0x7F) {
           out += StringPrintf("\\u%04x", c);
         } else {
           out += static_cast<char>(c);
         }
     }
+    ++i;
   }
   out += '"';
 }
@@ -172,7 +222,7 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
       if (options.verbose) {
         for (const BytecodeLocation& location : map.locations) {
           line(StringPrintf("        pc %6d -> %s", location.bytecode_offset,
-                            file.DescribeLocation(location.location).c_str()));
+                            Escaped(file.DescribeLocation(location.location)).c_str()));
         }
       }
     }
