@@ -1,0 +1,451 @@
+// NativeModule: VM modules written in C++, with calling conventions checked
+// by the compiler.
+//
+// The `hal` module (and `check`, and later modules defined from Python) are
+// tables of exports, each a C++ function that bytecode imports by name and
+// cconv. IREE writes the argument/result shims of such modules by hand (or
+// with macros) and a shim that disagrees with its cconv string is found only
+// when a program misbehaves. Here an export is declared as
+//
+//   Export<"buffer.length", "0r_I", &BufferLength>()
+//
+// and the cconv string is *derived* from the C++ signature of BufferLength
+// at compile time and compared with the declared one in a static_assert: a
+// mismatch is a build error. The marshalling between the boxed Variant spans
+// of module.h and the typed parameters is generated from the same signature,
+// so the three (declared cconv, C++ types, marshalling) cannot drift apart.
+//
+// Signatures. An export function takes the module's state first, then one
+// parameter per cconv argument:
+//   int32_t 'i', int64_t 'I', float 'f', double 'F',
+//   VmRef 'r' (any ref, possibly null), Ref<T> 'r' for a type with a
+//   `static const RefType& Type()` (null passes as null; a ref of another
+//   type is an INVALID_ARGUMENT), and
+//   std::span<const std::tuple<Ts...>> for a variadic span 'C<Ts>D'.
+// It returns Status (no results), Result<T> (one result of the types
+// above, spans excepted) or Result<std::tuple<Ts...>> (several).
+//
+// Arguments arrive already checked against the cconv by the Context when
+// the caller is bytecode, but a host can call an export directly, so the
+// generated code checks every Variant's type and every span count again;
+// a bad call is an INVALID_ARGUMENT naming the export and the argument.
+//
+// Thread safety: as Module. The state type is per Context, so export
+// functions may mutate it freely.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "runtime/base/ref_counted.h"
+#include "runtime/base/status.h"
+#include "runtime/vm/list.h"
+#include "runtime/vm/module.h"
+#include "runtime/vm/ref.h"
+#include "runtime/vm/value.h"
+
+namespace ember::vm {
+
+// A string literal usable as a template argument.
+template <size_t N>
+struct FixedString {
+  char text[N]{};
+  constexpr FixedString(const char (&literal)[N]) {
+    std::copy_n(literal, N, text);
+  }
+  constexpr std::string_view view() const { return {text, N - 1}; }
+};
+
+namespace native_internal {
+
+// ---- compile-time cconv spelling of C++ types -----------------------------
+
+template <size_t... Ns>
+constexpr auto Join(const std::array<char, Ns>&... parts) {
+  std::array<char, (Ns + ... + 0)> joined{};
+  size_t at = 0;
+  ((std::copy(parts.begin(), parts.end(), joined.begin() + at),
+    at += parts.size()),
+   ...);
+  return joined;
+}
+
+template <typename T, typename = void>
+struct HasRefType : std::false_type {};
+template <typename T>
+struct HasRefType<T, std::void_t<decltype(T::Type())>> : std::true_type {};
+
+template <typename T>
+struct TypeChars;
+template <>
+struct TypeChars<int32_t> {
+  static constexpr std::array<char, 1> value{'i'};
+};
+template <>
+struct TypeChars<int64_t> {
+  static constexpr std::array<char, 1> value{'I'};
+};
+template <>
+struct TypeChars<float> {
+  static constexpr std::array<char, 1> value{'f'};
+};
+template <>
+struct TypeChars<double> {
+  static constexpr std::array<char, 1> value{'F'};
+};
+template <>
+struct TypeChars<VmRef> {
+  static constexpr std::array<char, 1> value{'r'};
+};
+template <typename T>
+struct TypeChars<Ref<T>> {
+  static_assert(HasRefType<T>::value,
+                "Ref<T> parameters need T::Type() naming the ref type");
+  static constexpr std::array<char, 1> value{'r'};
+};
+template <typename... Ts>
+struct TypeChars<std::span<const std::tuple<Ts...>>> {
+  static constexpr auto value =
+      Join(std::array<char, 1>{'C'}, TypeChars<Ts>::value...,
+           std::array<char, 1>{'D'});
+};
+
+template <typename... Ts>
+constexpr auto SideChars() {
+  if constexpr (sizeof...(Ts) == 0) {
+    return std::array<char, 1>{'v'};
+  } else {
+    return Join(TypeChars<std::remove_cvref_t<Ts>>::value...);
+  }
+}
+
+// Results: Status -> none; Result<T> -> T; Result<tuple<Ts...>> -> Ts...
+template <typename R>
+struct ResultTypes;
+template <>
+struct ResultTypes<Status> {
+  using Tuple = std::tuple<>;
+  static constexpr bool kUnpack = false;
+};
+template <typename T>
+struct ResultTypes<Result<T>> {
+  using Tuple = std::tuple<T>;
+  static constexpr bool kUnpack = false;  // one result, returned as is
+};
+template <typename... Ts>
+struct ResultTypes<Result<std::tuple<Ts...>>> {
+  using Tuple = std::tuple<Ts...>;
+  static constexpr bool kUnpack = true;  // several results, as a tuple
+};
+
+template <typename Tuple>
+struct TupleSideChars;
+template <typename... Ts>
+struct TupleSideChars<std::tuple<Ts...>> {
+  static constexpr auto value = SideChars<Ts...>();
+};
+
+template <typename F>
+struct Signature;
+template <typename R, typename State, typename... Args>
+struct Signature<R (*)(State&, Args...)> {
+  using StateType = State;
+  using ReturnType = R;
+  using ArgTuple = std::tuple<std::remove_cvref_t<Args>...>;
+  using ResultTuple = typename ResultTypes<R>::Tuple;
+  static constexpr auto cconv =
+      Join(std::array<char, 1>{'0'}, SideChars<Args...>(),
+           std::array<char, 1>{'_'}, TupleSideChars<ResultTuple>::value);
+};
+
+template <size_t N>
+constexpr bool SameText(const std::array<char, N>& chars,
+                        std::string_view text) {
+  if (text.size() != N) return false;
+  for (size_t i = 0; i < N; ++i) {
+    if (chars[i] != text[i]) return false;
+  }
+  return true;
+}
+
+// ---- run-time marshalling --------------------------------------------------
+
+// Reads arguments left to right from a flattened Variant span.
+class ArgumentReader {
+ public:
+  ArgumentReader(std::span<const Variant> args, std::string_view function)
+      : args_(args), function_(function) {}
+
+  Status Done() const {
+    if (position_ == args_.size()) return Status();
+    return Mismatch("more arguments than its calling convention takes");
+  }
+
+  template <typename T>
+  Status Read(T& out) {
+    if constexpr (std::is_same_v<T, int32_t>) {
+      return ReadValue(ValueType::kI32, [&](const Value& v) { out = v.i32(); });
+    } else if constexpr (std::is_same_v<T, int64_t>) {
+      return ReadValue(ValueType::kI64, [&](const Value& v) { out = v.i64(); });
+    } else if constexpr (std::is_same_v<T, float>) {
+      return ReadValue(ValueType::kF32, [&](const Value& v) { out = v.f32(); });
+    } else if constexpr (std::is_same_v<T, double>) {
+      return ReadValue(ValueType::kF64, [&](const Value& v) { out = v.f64(); });
+    } else if constexpr (std::is_same_v<T, VmRef>) {
+      EMBER_ASSIGN_OR_RETURN(const Variant* variant, Next());
+      if (variant->is_value()) return Mismatch("expected a ref, got a value");
+      out = variant->ref();
+      return Status();
+    } else {
+      return ReadTyped(out);
+    }
+  }
+
+  template <typename T>
+  Status ReadTyped(Ref<T>& out) {
+    EMBER_ASSIGN_OR_RETURN(const Variant* variant, Next());
+    if (variant->is_value()) return Mismatch("expected a ref, got a value");
+    if (variant->is_empty()) {
+      out.reset();
+      return Status();
+    }
+    if (!variant->ref().Is(T::Type())) {
+      return Mismatch("expected a ref of type " + std::string(T::Type().name()));
+    }
+    out = variant->ref().template RetainAs<T>();
+    return Status();
+  }
+
+  template <typename... Ts>
+  Status ReadSpan(std::vector<std::tuple<Ts...>>& storage) {
+    int32_t count = 0;
+    EMBER_RETURN_IF_ERROR(Read(count));
+    constexpr size_t kWidth = sizeof...(Ts);
+    if (count < 0 ||
+        static_cast<size_t>(count) > (args_.size() - position_) / kWidth) {
+      return Mismatch("variadic span count " + std::to_string(count) +
+                      " does not fit the arguments given");
+    }
+    storage.resize(static_cast<size_t>(count));
+    for (auto& tuple : storage) {
+      Status status;
+      std::apply(
+          [&](auto&... fields) {
+            ((status.ok() ? (void)(status = Read(fields)) : (void)0), ...);
+          },
+          tuple);
+      EMBER_RETURN_IF_ERROR(std::move(status));
+    }
+    return Status();
+  }
+
+ private:
+  Result<const Variant*> Next() {
+    if (position_ >= args_.size()) {
+      return Mismatch("fewer arguments than its calling convention takes");
+    }
+    return &args_[position_++];
+  }
+  template <typename Store>
+  Status ReadValue(ValueType type, Store&& store) {
+    EMBER_ASSIGN_OR_RETURN(const Variant* variant, Next());
+    if (!variant->is_value() || variant->value().type() != type) {
+      return Mismatch("expected " + std::string(ValueTypeName(type)));
+    }
+    store(variant->value());
+    return Status();
+  }
+  Status Mismatch(const std::string& what) const {
+    return InvalidArgumentError("call to '" + std::string(function_) +
+                                "': argument " + std::to_string(position_) +
+                                ": " + what);
+  }
+
+  std::span<const Variant> args_;
+  std::string_view function_;
+  size_t position_ = 0;
+};
+
+template <typename T>
+Variant Box(T value) {
+  if constexpr (std::is_same_v<T, int32_t>) {
+    return Variant(Value::I32(value));
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return Variant(Value::I64(value));
+  } else if constexpr (std::is_same_v<T, float>) {
+    return Variant(Value::F32(value));
+  } else if constexpr (std::is_same_v<T, double>) {
+    return Variant(Value::F64(value));
+  } else if constexpr (std::is_same_v<T, VmRef>) {
+    return Variant(std::move(value));
+  } else {
+    // Ref<T>
+    return value ? Variant(VmRef::Of(std::move(value))) : Variant();
+  }
+}
+
+template <typename T>
+struct SpanStorage {
+  using Type = std::monostate;
+};
+template <typename... Ts>
+struct SpanStorage<std::span<const std::tuple<Ts...>>> {
+  using Type = std::vector<std::tuple<Ts...>>;
+};
+
+// Unboxes the arguments of `Fn`, calls it, and boxes its results.
+template <auto Fn>
+Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
+              std::string_view name, std::span<const Variant> args,
+              std::span<Variant> results) {
+  using Sig = Signature<decltype(Fn)>;
+  using Args = typename Sig::ArgTuple;
+  using Results = typename Sig::ResultTuple;
+  constexpr size_t kResultCount = std::tuple_size_v<Results>;
+  if (results.size() != kResultCount) {
+    return InvalidArgumentError("call to '" + std::string(name) + "': expected " +
+                                std::to_string(kResultCount) +
+                                " result slots, got " +
+                                std::to_string(results.size()));
+  }
+  ArgumentReader reader(args, name);
+  Args values{};
+  // Storage for the tuples behind any span parameters.
+  auto storage = []<size_t... I>(std::index_sequence<I...>) {
+    return std::tuple<
+        typename SpanStorage<std::tuple_element_t<I, Args>>::Type...>{};
+  }(std::make_index_sequence<std::tuple_size_v<Args>>());
+  Status status;
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if (!status.ok()) return;
+          using T = std::tuple_element_t<I, Args>;
+          if constexpr (std::is_same_v<typename SpanStorage<T>::Type,
+                                       std::monostate>) {
+            status = reader.Read(std::get<I>(values));
+          } else {
+            status = reader.ReadSpan(std::get<I>(storage));
+            if (status.ok()) std::get<I>(values) = T(std::get<I>(storage));
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<std::tuple_size_v<Args>>());
+  EMBER_RETURN_IF_ERROR(std::move(status));
+  EMBER_RETURN_IF_ERROR(reader.Done());
+
+  auto call = [&](auto&&... unpacked) {
+    return Fn(state, std::forward<decltype(unpacked)>(unpacked)...);
+  };
+  if constexpr (std::is_same_v<typename Sig::ReturnType, Status>) {
+    return std::apply(call, std::move(values));
+  } else {
+    auto result = std::apply(call, std::move(values));
+    if (!result.ok()) return std::move(result).status();
+    if constexpr (!ResultTypes<typename Sig::ReturnType>::kUnpack) {
+      results[0] = Box(std::move(result).value());
+    } else {
+      auto tuple = std::move(result).value();
+      [&]<size_t... I>(std::index_sequence<I...>) {
+        ((results[I] = Box(std::move(std::get<I>(tuple)))), ...);
+      }(std::make_index_sequence<kResultCount>());
+    }
+    return Status();
+  }
+}
+
+}  // namespace native_internal
+
+// One export of a NativeModule<State>.
+template <typename State>
+struct NativeExport {
+  std::string_view name;
+  std::string_view calling_convention;
+  Status (*call)(State& state, std::string_view name,
+                 std::span<const Variant> args, std::span<Variant> results);
+};
+
+// Declares an export; fails to compile when `Cconv` is not the calling
+// convention of `Fn`'s C++ signature.
+template <FixedString Name, FixedString Cconv, auto Fn>
+constexpr auto Export() {
+  using Sig = native_internal::Signature<decltype(Fn)>;
+  static_assert(native_internal::SameText(Sig::cconv, Cconv.view()),
+                "declared cconv does not match the C++ signature");
+  using State = typename Sig::StateType;
+  return NativeExport<State>{Name.view(), Cconv.view(),
+                             &native_internal::Invoke<Fn>};
+}
+
+// A module whose exports are C++ functions over a per-context `State`.
+// `make_state` builds a State for each Context. Native modules import
+// nothing.
+template <typename State>
+class NativeModule : public Module {
+  static_assert(std::is_base_of_v<ModuleState, State>,
+                "a native module's state derives from ModuleState");
+
+ public:
+  using StateFactory =
+      std::function<Result<std::unique_ptr<State>>(Context& context)>;
+
+  NativeModule(std::string name, uint32_t version,
+               std::vector<NativeExport<State>> exports,
+               StateFactory make_state)
+      : name_(std::move(name)),
+        version_(version),
+        exports_(std::move(exports)),
+        make_state_(std::move(make_state)) {}
+
+  std::string_view name() const override { return name_; }
+  uint32_t version() const override { return version_; }
+  std::span<const ModuleDependency> dependencies() const override {
+    return {};
+  }
+  size_t export_count() const override { return exports_.size(); }
+  ExportInfo export_info(size_t i) const override {
+    return ExportInfo{exports_[i].name, exports_[i].calling_convention, {}};
+  }
+  size_t import_count() const override { return 0; }
+  ImportInfo import_info(size_t) const override { return {}; }
+
+  Result<std::unique_ptr<ModuleState>> CreateState(Context& context) override {
+    EMBER_ASSIGN_OR_RETURN(std::unique_ptr<State> state, make_state_(context));
+    return std::unique_ptr<ModuleState>(std::move(state));
+  }
+  Status ResolveImport(ModuleState&, size_t import_ordinal,
+                       const Function&) override {
+    return InvalidArgumentError("native module '" + name_ +
+                                "' has no import " +
+                                std::to_string(import_ordinal));
+  }
+  Status Call(Context&, ModuleState& state, const Function& function,
+              std::span<const Variant> args,
+              std::span<Variant> results) override {
+    if (function.linkage != FunctionLinkage::kExport ||
+        function.ordinal >= exports_.size()) {
+      return NotFoundError("native module '" + name_ + "' has no function #" +
+                           std::to_string(function.ordinal));
+    }
+    const NativeExport<State>& entry = exports_[function.ordinal];
+    return entry.call(static_cast<State&>(state), entry.name, args, results);
+  }
+
+ private:
+  std::string name_;
+  uint32_t version_;
+  std::vector<NativeExport<State>> exports_;
+  StateFactory make_state_;
+};
+
+}  // namespace ember::vm
