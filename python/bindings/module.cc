@@ -6,10 +6,12 @@ namespace nb = nanobind;
 namespace ember::python {
 void BindVm(nb::module_& m);
 void BindVmValues(nb::module_& m);
+void BindVmContext(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
   m.doc() = "Ember: a runtime for IREE 3.11 modules (native core)";
   ember::python::BindVm(m);
   ember::python::BindVmValues(m);
+  ember::python::BindVmContext(m);
 }

@@ -5,6 +5,10 @@
 // Memory that Python owns (wrap_buffer, from_buffer) is held through a
 // Py_buffer export until the last user of the module lets go; the release
 // runs under the GIL whichever thread drops the last reference.
+//
+// A VmInstance owns a frozen vm::Instance; each VmModule remembers the
+// instance it was loaded with and makes its executable vm::BytecodeModule
+// from it when a context first links it (vm_bindings.h explains why late).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -16,6 +20,7 @@
 #include <string>
 
 #include "python/bindings/status_utils.h"
+#include "python/bindings/vm_bindings.h"
 #include "runtime/base/byte_storage.h"
 #include "runtime/vm/bytecode/module_dump.h"
 #include "runtime/vm/bytecode/module_file.h"
@@ -24,33 +29,22 @@ namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace ember::python {
+
+Result<std::shared_ptr<vm::BytecodeModule>> LoadedModule::Executable() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!executable_) {
+    EMBER_ASSIGN_OR_RETURN(executable_,
+                           vm::BytecodeModule::Create(instance_, file_));
+  }
+  return executable_;
+}
+
+std::shared_ptr<vm::BytecodeModule> LoadedModule::ExecutableIfMade() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return executable_;
+}
+
 namespace {
-
-// Function linkage, numbered as iree.runtime's Linkage.
-enum class Linkage : int {
-  kInternal = 0,
-  kImport = 1,
-  kExport = 2,
-  kImportOptional = 3,
-  kExportOptional = 4,
-};
-
-// The process-wide VM instance. It will own the ref type registry; loading
-// modules needs nothing from it yet beyond being a real, shared object.
-struct VmInstance {};
-
-struct VmModule {
-  std::shared_ptr<const bytecode::ModuleFile> file;
-  // What stashed_flatbuffer_blob returns: the caller's object for wrapped
-  // buffers, or a read-only view of Ember's own copy or mapping.
-  nb::object blob;
-};
-
-struct VmFunction {
-  std::shared_ptr<const bytecode::ModuleFile> file;
-  Linkage linkage;
-  uint32_t ordinal;
-};
 
 // Holds a Python buffer export for the life of a ByteStorage.
 struct PythonBufferOwner {
@@ -99,7 +93,8 @@ nb::object MemoryViewOf(std::shared_ptr<const ByteStorage> storage) {
   return nb::steal(PyMemoryView_FromObject(numpy_array.ptr()));
 }
 
-VmModule LoadStorage(std::shared_ptr<const ByteStorage> storage,
+VmModule LoadStorage(VmInstance* instance,
+                     std::shared_ptr<const ByteStorage> storage,
                      nb::object blob) {
   Result<std::shared_ptr<const bytecode::ModuleFile>> file =
       InternalError("not loaded");
@@ -108,12 +103,13 @@ VmModule LoadStorage(std::shared_ptr<const ByteStorage> storage,
     file = bytecode::ModuleFile::Load(std::move(storage));
   }
   VmModule module;
-  module.file = Unwrap(std::move(file), "cannot load VmModule");
-  module.blob = blob.is_valid() ? blob : MemoryViewOf(module.file->storage());
+  module.loaded = std::make_shared<LoadedModule>(
+      instance->instance, Unwrap(std::move(file), "cannot load VmModule"));
+  module.blob = blob.is_valid() ? blob : MemoryViewOf(module.file().storage());
   return module;
 }
 
-VmModule CopyBuffer(VmInstance*, nb::handle buffer) {
+VmModule CopyBuffer(VmInstance* instance, nb::handle buffer) {
   Py_buffer view;
   if (PyObject_GetBuffer(buffer.ptr(), &view, PyBUF_SIMPLE) != 0) {
     throw nb::python_error();
@@ -121,19 +117,17 @@ VmModule CopyBuffer(VmInstance*, nb::handle buffer) {
   auto storage = ByteStorage::CopyOf(
       {static_cast<const uint8_t*>(view.buf), static_cast<size_t>(view.len)});
   PyBuffer_Release(&view);
-  return LoadStorage(Unwrap(std::move(storage)), nb::object());
+  return LoadStorage(instance, Unwrap(std::move(storage)), nb::object());
 }
 
-VmModule WrapBuffer(VmInstance*, nb::object buffer, nb::object destroy_callback,
-                    bool close_buffer) {
+VmModule WrapBuffer(VmInstance* instance, nb::object buffer,
+                    nb::object destroy_callback, bool close_buffer) {
   auto* owner = new PythonBufferOwner();
   if (PyObject_GetBuffer(buffer.ptr(), &owner->view, PyBUF_SIMPLE) != 0) {
     delete owner;
     throw nb::python_error();
   }
   owner->has_view = true;
-  owner->destroy_callback = destroy_callback;
-  if (close_buffer) owner->close_target = buffer;
   const void* data = owner->view.buf;
   size_t size = static_cast<size_t>(owner->view.len);
   if (reinterpret_cast<uintptr_t>(data) % kStorageAlignment != 0) {
@@ -150,7 +144,12 @@ VmModule WrapBuffer(VmInstance*, nb::object buffer, nb::object destroy_callback,
   auto storage = Unwrap(ByteStorage::WrapExternal(
       {static_cast<const uint8_t*>(data), size},
       [owner] { ReleasePythonOwner(owner); }));
-  return LoadStorage(std::move(storage), buffer);
+  VmModule module = LoadStorage(instance, std::move(storage), buffer);
+  // Only a module that exists gets its callbacks (as in iree.runtime): a
+  // failed load releases the buffer export and nothing else.
+  owner->destroy_callback = destroy_callback;
+  if (close_buffer) owner->close_target = buffer;
+  return module;
 }
 
 VmModule FromBuffer(VmInstance* instance, nb::object buffer,
@@ -178,7 +177,7 @@ VmModule FromBuffer(VmInstance* instance, nb::object buffer,
   return CopyBuffer(instance, buffer);
 }
 
-VmModule MMap(VmInstance*, const std::string& path,
+VmModule MMap(VmInstance* instance, const std::string& path,
               nb::object destroy_callback) {
   Result<std::shared_ptr<const ByteStorage>> mapping =
       InternalError("not mapped");
@@ -187,20 +186,23 @@ VmModule MMap(VmInstance*, const std::string& path,
     mapping = ByteStorage::MapFile(path);
   }
   std::shared_ptr<const ByteStorage> mapped = Unwrap(std::move(mapping));
-  if (destroy_callback.is_none()) return LoadStorage(mapped, nb::object());
+  if (destroy_callback.is_none()) {
+    return LoadStorage(instance, mapped, nb::object());
+  }
   // Compose: the wrapper drops the mapping, then runs the user's callback.
   auto* owner = new PythonBufferOwner();
-  owner->destroy_callback = destroy_callback;
   auto storage = Unwrap(ByteStorage::WrapExternal(
       mapped->span(), [owner, mapped]() mutable {
         mapped.reset();
         ReleasePythonOwner(owner);
       }));
-  return LoadStorage(std::move(storage), nb::object());
+  VmModule module = LoadStorage(instance, std::move(storage), nb::object());
+  owner->destroy_callback = destroy_callback;  // only once the module exists
+  return module;
 }
 
 std::string_view FunctionName(const VmFunction& function) {
-  const bytecode::ModuleDef& def = function.file->def();
+  const bytecode::ModuleDef& def = function.file().def();
   switch (function.linkage) {
     case Linkage::kExport:
     case Linkage::kExportOptional:
@@ -209,18 +211,18 @@ std::string_view FunctionName(const VmFunction& function) {
     case Linkage::kImportOptional:
       return def.imported_functions[function.ordinal].full_name;
     case Linkage::kInternal:
-      return function.file->FunctionDebugName(function.ordinal);
+      return function.file().FunctionDebugName(function.ordinal);
   }
   return {};
 }
 
 const bytecode::FunctionSignatureDef& FunctionSignature(
     const VmFunction& function) {
-  const bytecode::ModuleDef& def = function.file->def();
+  const bytecode::ModuleDef& def = function.file().def();
   switch (function.linkage) {
     case Linkage::kExport:
     case Linkage::kExportOptional:
-      return function.file->ExportSignature(function.ordinal);
+      return function.file().ExportSignature(function.ordinal);
     case Linkage::kImport:
     case Linkage::kImportOptional:
       return def.imported_functions[function.ordinal].signature;
@@ -254,13 +256,13 @@ std::optional<VmFunction> LookupFunction(VmModule& module,
     CheckStatus(InvalidArgumentError("function name required for query"),
                 "cannot look up function");
   }
-  const bytecode::ModuleDef& def = module.file->def();
+  const bytecode::ModuleDef& def = module.file().def();
   switch (linkage) {
     case Linkage::kExport:
     case Linkage::kExportOptional: {
-      int ordinal = module.file->FindExport(name);
+      int ordinal = module.file().FindExport(name);
       if (ordinal < 0) return std::nullopt;
-      return VmFunction{module.file, linkage, static_cast<uint32_t>(ordinal)};
+      return VmFunction{module.loaded, linkage, static_cast<uint32_t>(ordinal)};
     }
     case Linkage::kImport:
     case Linkage::kImportOptional:
@@ -270,7 +272,7 @@ std::optional<VmFunction> LookupFunction(VmModule& module,
           Linkage actual = (import.flags & bytecode::kLinkOptional)
                                ? Linkage::kImportOptional
                                : linkage;
-          return VmFunction{module.file, actual, static_cast<uint32_t>(i)};
+          return VmFunction{module.loaded, actual, static_cast<uint32_t>(i)};
         }
       }
       return std::nullopt;
@@ -291,7 +293,14 @@ void BindVm(nb::module_& m) {
       .value("EXPORT", Linkage::kExport)
       .value("EXPORT_OPTIONAL", Linkage::kExportOptional);
 
-  nb::class_<VmInstance>(m, "VmInstance").def(nb::init<>());
+  nb::class_<VmInstance>(m, "VmInstance")
+      .def("__init__", [](VmInstance* self) {
+        std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
+        // Nothing beyond the builtin vm.buffer / vm.list to register yet;
+        // the HAL layer will add its types here before freezing.
+        instance->Freeze();
+        new (self) VmInstance{std::move(instance)};
+      });
 
   nb::class_<VmFunction>(m, "VmFunction")
       .def_prop_ro("linkage",
@@ -299,7 +308,7 @@ void BindVm(nb::module_& m) {
       .def_prop_ro("ordinal", [](const VmFunction& f) { return f.ordinal; })
       .def_prop_ro("name", [](const VmFunction& f) { return Str(FunctionName(f)); })
       .def_prop_ro("module_name",
-                   [](const VmFunction& f) { return Str(f.file->name()); })
+                   [](const VmFunction& f) { return Str(f.file().name()); })
       .def_prop_ro("reflection", &Reflection)
       .def("__repr__", [](const VmFunction& f) {
         std::string repr = "<VmFunction ";
@@ -330,13 +339,13 @@ void BindVm(nb::module_& m) {
       .def_static("mmap", &MMap, "instance"_a, "filepath"_a,
                   "destroy_callback"_a = nb::none(),
                   "Maps a module file read-only and loads it in place.")
-      .def_prop_ro("name", [](const VmModule& self) { return Str(self.file->name()); })
+      .def_prop_ro("name", [](const VmModule& self) { return Str(self.file().name()); })
       .def_prop_ro("version",
-                   [](const VmModule& self) { return self.file->version(); })
+                   [](const VmModule& self) { return self.file().version(); })
       .def_prop_ro("function_names",
                    [](const VmModule& self) {
                      nb::list names;
-                     for (const auto& e : self.file->def().exported_functions) {
+                     for (const auto& e : self.file().def().exported_functions) {
                        names.append(Str(e.local_name));
                      }
                      return names;
@@ -346,16 +355,16 @@ void BindVm(nb::module_& m) {
       .def("lookup_function", &LookupFunction, "name"_a,
            "linkage"_a = Linkage::kExport)
       .def("dump", [](const VmModule& self, bool json, bool verbose) {
-             if (json) return bytecode::DumpModuleJson(*self.file);
-             return bytecode::DumpModuleText(*self.file, {verbose});
+             if (json) return bytecode::DumpModuleJson(self.file());
+             return bytecode::DumpModuleText(self.file(), {verbose});
            }, "json"_a = false, "verbose"_a = false,
            "The module's structure as text (or JSON), as ember-dump-module "
            "prints it.")
       .def("__repr__", [](const VmModule& self) {
         std::string repr = "<VmModule ";
-        repr += nb::cast<std::string>(Str(self.file->name()));
+        repr += nb::cast<std::string>(Str(self.file().name()));
         repr += " : [";
-        const auto& exports = self.file->def().exported_functions;
+        const auto& exports = self.file().def().exported_functions;
         for (size_t i = 0; i < exports.size(); ++i) {
           if (i) repr += ", ";
           repr += nb::cast<std::string>(Str(exports[i].local_name));

@@ -39,6 +39,7 @@
 #include <unordered_set>
 
 #include "python/bindings/status_utils.h"
+#include "python/bindings/vm_value_bindings.h"
 #include "runtime/base/ref_counted.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/list.h"
@@ -58,18 +59,6 @@ constexpr const char* kTypeAttr = "__iree_vm_type__";
 // Lists nested deeper than this print as "List[...]" in a repr, so a hostile
 // chain of lists cannot overflow the stack of the printer.
 constexpr int kMaxReprDepth = 256;
-
-struct PyVmRef {
-  vm::VmRef ref;
-};
-
-struct PyVmVariantList {
-  Ref<vm::List> list;
-};
-
-struct PyVmBuffer {
-  Ref<vm::Buffer> buffer;
-};
 
 // The value of `__iree_vm_type__()` for a ref type.
 uint64_t TypeKey(const vm::RefType* type) {

@@ -1,11 +1,16 @@
 """The ``iree.runtime``-compatible API of Ember.
 
-Threading: a loaded ``VmModule`` is immutable and may be shared by threads.
+Threading: a loaded ``VmModule`` and a ``VmInstance`` are immutable and may
+be shared by threads. A ``VmContext`` runs one call at a time: ``invoke``
+releases the GIL, and calls from several threads into one context are
+serialised by the context's own lock; give each thread its own context to
+run in parallel.
 """
 
 from ember._ember import (  # noqa: F401
     Linkage,
     VmBuffer,
+    VmContext,
     VmFunction,
     VmInstance,
     VmModule,
@@ -16,6 +21,7 @@ from ember._ember import (  # noqa: F401
 __all__ = [
     "Linkage",
     "VmBuffer",
+    "VmContext",
     "VmFunction",
     "VmInstance",
     "VmModule",

@@ -59,6 +59,12 @@ class FlatBufferReader {
   template <typename T>
   Result<T> Scalar(const FlatTable& table, int slot, T default_value);
 
+  // Whether offset field `slot` is set (without following it).
+  Result<bool> HasOffset(const FlatTable& table, int slot) {
+    EMBER_ASSIGN_OR_RETURN(uint32_t at, FieldOffset(table, slot, 4));
+    return at != 0;
+  }
+
   // Offset fields. Absent fields yield !present (or an empty string view via
   // `present` out-parameter).
   Result<FlatTable> Table(const FlatTable& table, int slot);

@@ -309,12 +309,14 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
             // A union's type and value come together: a value without a
             // type (or with NONE) is malformed, and so is a type without one.
             EMBER_ASSIGN_OR_RETURN(
-                FlatTable member, reader.Table(item, slot::kCompressionValue));
-            if (member.present && out.compression_type == 0) {
+                bool has_value, reader.HasOffset(item, slot::kCompressionValue));
+            if (has_value && out.compression_type == 0) {
               return reader.Error(item.offset,
                                   "compression_type union has a value but no "
                                   "type");
             }
+            EMBER_ASSIGN_OR_RETURN(
+                FlatTable member, reader.Table(item, slot::kCompressionValue));
             if (!member.present && out.compression_type != 0) {
               return reader.Error(item.offset,
                                   "compression_type union has a type but no "

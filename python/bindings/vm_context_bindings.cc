@@ -1,0 +1,263 @@
+// Python binding of VmContext: modules linked into one program, and the
+// host's way to call it.
+//
+// As in iree.runtime 3.11, `VmContext(instance, modules=None)` makes a
+// dynamic context that register_modules() extends, while a context made with
+// a non-empty list of modules is static and refuses later registration (an
+// empty list makes a dynamic context, as IREE's is_static = count > 0).
+// `invoke(function, inputs, outputs)` reads the arguments from the `inputs`
+// VmVariantList in the callee's calling convention, runs the
+// function, and replaces the contents of `outputs` with the results.
+//
+// Argument conversion is IREE's (invocation.c): each list element is read
+// as the type its cconv character names, with the list's conversion rules --
+// a Python int (pushed as i64) truncates to i32 for `i`, a float (f64)
+// rounds to f32 for `f`, and a value of the other family (an int where a
+// float is expected, or vice versa) reads as zero. `r` passes the element's
+// ref through, null for an empty element; a value where a ref is expected,
+// or a ref where a value is expected, fails. Results keep their VM types in
+// the output list: i32 and i64 read back as Python ints, f32 and f64 as
+// floats (an f32 widened exactly), refs as refs, a null ref as None.
+//
+// The GIL and threads. The argument and result lists are read and written
+// with the GIL held, like every other VmVariantList operation; the call
+// itself, module registration (which runs `__init`) and making a module's
+// executable form run with the GIL released. A vm::Context must not be
+// entered by two threads at once, so each VmContext carries a mutex that
+// invoke and register_modules hold around the core call: two Python threads
+// that share a context are serialised instead of racing (upstream takes no
+// lock and races). The mutex is only ever taken after the GIL was released,
+// and the GIL is never taken while holding it, so the two cannot deadlock.
+// For parallelism, give each thread its own context; modules and the
+// instance are shared freely.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/vector.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "python/bindings/status_utils.h"
+#include "python/bindings/vm_bindings.h"
+#include "python/bindings/vm_value_bindings.h"
+#include "runtime/base/status.h"
+#include "runtime/vm/context.h"
+#include "runtime/vm/list.h"
+#include "runtime/vm/value.h"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace ember::python {
+namespace {
+
+// Context ids are unique in the process and start at 1, as IREE's.
+std::atomic<int> next_context_id{1};
+
+struct VmContext {
+  std::unique_ptr<vm::Context> context;
+  // Held (without the GIL) around every call into `context`.
+  std::mutex mutex;
+  bool is_static = false;
+  int id = 0;
+};
+
+std::vector<std::shared_ptr<LoadedModule>> LoadedModules(
+    const std::vector<VmModule*>& modules) {
+  std::vector<std::shared_ptr<LoadedModule>> loaded;
+  loaded.reserve(modules.size());
+  for (const VmModule* module : modules) {
+    if (module == nullptr) throw nb::type_error("modules must be VmModules");
+    loaded.push_back(module->loaded);
+  }
+  return loaded;
+}
+
+// Links `modules` in order. Runs without the GIL, under the context's mutex.
+// Modules before a failing one stay registered (as in IREE).
+Status RegisterLocked(
+    vm::Context& context,
+    const std::vector<std::shared_ptr<LoadedModule>>& modules) {
+  for (const std::shared_ptr<LoadedModule>& module : modules) {
+    EMBER_ASSIGN_OR_RETURN(std::shared_ptr<vm::BytecodeModule> executable,
+                           module->Executable());
+    EMBER_RETURN_IF_ERROR(context.RegisterModule(std::move(executable)));
+  }
+  return Status::Ok();
+}
+
+void Register(VmContext& self,
+              const std::vector<std::shared_ptr<LoadedModule>>& modules,
+              const char* error_context) {
+  Status status;
+  {
+    nb::gil_scoped_release release;
+    std::lock_guard<std::mutex> lock(self.mutex);
+    status = RegisterLocked(*self.context, modules);
+  }
+  CheckStatus(status, error_context);
+}
+
+void Init(VmContext* self, VmInstance* instance,
+          std::optional<std::vector<VmModule*>> modules) {
+  if (instance == nullptr)
+    throw nb::type_error("instance must be a VmInstance");
+  std::vector<std::shared_ptr<LoadedModule>> loaded;
+  if (modules) loaded = LoadedModules(*modules);
+  // Link before constructing `self`: nanobind does not destroy an instance
+  // whose __init__ threw, so nothing may be owned by it yet. No other thread
+  // can see this context, so no lock is needed.
+  auto context = std::make_unique<vm::Context>(instance->instance);
+  if (!loaded.empty()) {
+    Status status;
+    {
+      nb::gil_scoped_release release;
+      status = RegisterLocked(*context, loaded);
+    }
+    CheckStatus(status, "Error creating vm context with modules");
+  }
+  new (self) VmContext();
+  self->context = std::move(context);
+  self->is_static = !loaded.empty();
+  self->id = next_context_id.fetch_add(1, std::memory_order_relaxed);
+}
+
+void RegisterModules(VmContext& self, std::vector<VmModule*> modules) {
+  if (self.is_static) {
+    CheckStatus(FailedPreconditionError(
+                    "context was allocated as static and cannot register "
+                    "modules after creation"),
+                "Error registering modules");
+  }
+  Register(self, LoadedModules(modules), "Error registering modules");
+}
+
+// The cconv characters of the arguments and results of `function`, which
+// must be an export.
+Result<bytecode::CallingConvention> ExportCallingConvention(
+    const VmFunction& function) {
+  if (function.linkage != Linkage::kExport &&
+      function.linkage != Linkage::kExportOptional) {
+    return InvalidArgumentError(
+        "only exported functions can be invoked (got linkage " +
+        std::to_string(static_cast<int>(function.linkage)) + ")");
+  }
+  const bytecode::FunctionSignatureDef& signature =
+      function.file().ExportSignature(function.ordinal);
+  return bytecode::ParseCallingConvention(signature.calling_convention);
+}
+
+// Reads the call's arguments out of `inputs` (see the top of the file).
+Status MarshalArguments(std::string_view types, const vm::List& inputs,
+                        std::vector<vm::Variant>& arguments) {
+  if (types.find_first_of("CD") != std::string_view::npos) {
+    return UnimplementedError(
+        "functions with variadic arguments cannot be invoked from the host");
+  }
+  if (inputs.size() != types.size()) {
+    return InvalidArgumentError(StringPrintf(
+        "input list and function mismatch; expected %zu arguments but passed "
+        "%zu",
+        types.size(), inputs.size()));
+  }
+  arguments.reserve(types.size());
+  for (size_t i = 0; i < types.size(); ++i) {
+    vm::ValueType type = vm::ValueType::kNone;
+    switch (types[i]) {
+      case 'i':
+        type = vm::ValueType::kI32;
+        break;
+      case 'I':
+        type = vm::ValueType::kI64;
+        break;
+      case 'f':
+        type = vm::ValueType::kF32;
+        break;
+      case 'F':
+        type = vm::ValueType::kF64;
+        break;
+      case 'r': {
+        EMBER_ASSIGN_OR_RETURN(vm::VmRef ref, inputs.GetRef(i),
+                               "reading argument %zu (a ref)", i);
+        arguments.emplace_back(std::move(ref));
+        continue;
+      }
+      default:
+        return InvalidArgumentError(StringPrintf(
+            "argument %zu has unknown cconv type '%c'", i, types[i]));
+    }
+    EMBER_ASSIGN_OR_RETURN(vm::Value value, inputs.GetValueAs(i, type),
+                           "reading argument %zu (%s)", i,
+                           std::string(vm::ValueTypeName(type)).c_str());
+    arguments.emplace_back(value);
+  }
+  return Status::Ok();
+}
+
+// Runs the call. Without the GIL; takes the context's mutex.
+Result<std::vector<vm::Variant>> InvokeLocked(
+    VmContext& self, const VmFunction& function,
+    std::vector<vm::Variant>& arguments) {
+  std::shared_ptr<vm::BytecodeModule> module =
+      function.loaded->ExecutableIfMade();
+  std::lock_guard<std::mutex> lock(self.mutex);
+  if (module == nullptr || self.context->FindState(module.get()) == nullptr) {
+    std::string_view name = function.file().name();
+    return MakeStatus(StatusCode::kNotFound,
+                      "the function's module '%.*s' is not registered in this "
+                      "context",
+                      static_cast<int>(name.size()), name.data());
+  }
+  vm::Function target{module.get(), function.ordinal,
+                      vm::FunctionLinkage::kExport};
+  Result<std::vector<vm::Variant>> results =
+      self.context->Invoke(target, arguments);
+  // Drop the argument refs here, still without the GIL.
+  arguments.clear();
+  return results;
+}
+
+void Invoke(VmContext& self, const VmFunction& function,
+            PyVmVariantList& inputs, PyVmVariantList& outputs) {
+  constexpr const char* kError = "Error invoking function";
+  bytecode::CallingConvention cconv =
+      Unwrap(ExportCallingConvention(function), kError);
+  std::vector<vm::Variant> arguments;
+  CheckStatus(MarshalArguments(cconv.arguments, *inputs.list, arguments),
+              kError);
+  Result<std::vector<vm::Variant>> results = InternalError("not invoked");
+  {
+    nb::gil_scoped_release release;
+    results = InvokeLocked(self, function, arguments);
+  }
+  std::vector<vm::Variant> values = Unwrap(std::move(results), kError);
+  vm::List& out = *outputs.list;
+  out.Clear();
+  CheckStatus(out.Reserve(values.size()), kError);
+  for (vm::Variant& value : values) {
+    CheckStatus(out.PushVariant(std::move(value)), kError);
+  }
+}
+
+}  // namespace
+
+void BindVmContext(nb::module_& m) {
+  nb::class_<VmContext>(m, "VmContext")
+      .def("__init__", &Init, "instance"_a, "modules"_a = nb::none(),
+           "A context of `modules` linked in order (static), or, with "
+           "modules=None, an empty one that register_modules extends.")
+      .def("register_modules", &RegisterModules,
+           "Links more modules into a dynamic context, in order.")
+      .def_prop_ro("context_id", [](const VmContext& self) { return self.id; })
+      .def("invoke", &Invoke,
+           "Calls `function` with the arguments in `inputs` and replaces the "
+           "contents of `outputs` with its results. The GIL is released "
+           "during the call; calls on one context are serialised.");
+}
+
+}  // namespace ember::python
