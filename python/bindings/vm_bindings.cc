@@ -185,6 +185,13 @@ VmModule MMap(VmInstance* instance, const std::string& path,
     nb::gil_scoped_release release;
     mapping = ByteStorage::MapFile(path);
   }
+  if (!mapping.ok() && mapping.status().code() == StatusCode::kNotFound) {
+    // As iree.runtime (which opens the file with Python's io.open): a
+    // missing file is a FileNotFoundError, so `except OSError` still works.
+    PyErr_SetString(PyExc_FileNotFoundError,
+                    mapping.status().ToString().c_str());
+    throw nb::python_error();
+  }
   std::shared_ptr<const ByteStorage> mapped = Unwrap(std::move(mapping));
   if (destroy_callback.is_none()) {
     return LoadStorage(instance, mapped, nb::object());
