@@ -1,11 +1,33 @@
 // The bytecode interpreter: one dispatch loop over the opcode table.
 //
-// Each step decodes one instruction with the bounds-checked decoder, checks
-// its register operands against the frame (see CheckRegisters), then
-// dispatches on (opcode set, opcode) in one switch whose case labels come
-// from the opcode table's enums. Every check marked VERIFIER guards against
-// a malformed module only; once the load-time verifier exists it will have
-// proved them and they can move out of the loop.
+// Every function reaching this file has passed the load-time verifier
+// (bytecode/verifier.h, run by BytecodeModule::Create): each instruction is
+// complete, every register operand is in range and in the right bank,
+// 64-bit operands name an even pair inside the frame, every branch target is
+// a block marker, every ordinal indexes its table and every call's operand
+// and result lists match the callee's calling convention. The loop relies on
+// all of that and checks none of it again. What the verifier cannot know --
+// values computed at run time: indirect global offsets, list indices, buffer
+// ranges, ref types held in registers, division by zero -- is still checked
+// where the instruction runs.
+//
+// Shape of the loop. `ip` points at the opcode byte of the next
+// instruction. Operands are read straight from the bytecode at offsets the
+// opcode table fixes at compile time (bytecode/instruction_layout.h): a
+// register is a u16 at ip + k, so `%i2 = vm.add.i32 %i0, %i1` costs three
+// u16 loads, three register accesses and the dispatch. Instructions with a
+// variable-length field (register and remap lists, strings) read it with a
+// Cursor that applies the encoding's padding rule.
+//
+// Dispatch is threaded code (GCC/Clang labels-as-values: every handler ends
+// in its own indirect jump, which branch predictors like) unless
+// EMBER_VM_DISPATCH_SWITCH is defined or the compiler lacks the extension;
+// then the same handlers become the cases of a switch. Both forms come from
+// the one opcode table: the label tables are built by expanding it, and the
+// case labels are its enums.
+//
+// Errors leave the loop through `fail`, which records the pc of the failing
+// instruction in its frame so Run can annotate the status with a stack trace.
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -15,17 +37,21 @@
 
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/decoder.h"
+#include "runtime/vm/bytecode/instruction_layout.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 #include "runtime/vm/bytecode_module_state.h"
 #include "runtime/vm/list.h"
 
+#if !defined(EMBER_VM_DISPATCH_SWITCH) && (defined(__GNUC__) || defined(__clang__))
+#define EMBER_VM_COMPUTED_GOTO 1
+#else
+#define EMBER_VM_COMPUTED_GOTO 0
+#endif
+
 namespace ember::vm::bytecode_internal {
 namespace {
 
-using bytecode::BranchCase;
-using bytecode::DecodedField;
-using bytecode::DecodedInstruction;
-using bytecode::FieldEncoding;
+using bytecode::InstructionLayout;
 using bytecode::kImportOrdinalBit;
 using bytecode::kIntOrdinalMask;
 using bytecode::kRefMoveBit;
@@ -34,17 +60,112 @@ using bytecode::kRefRegisterBit;
 using bytecode::OpcodeSet;
 using bytecode::RegisterList;
 using bytecode::RemapList;
+using bytecode::decoder_internal::LoadU16;
+using bytecode::decoder_internal::LoadU32;
 
 using FunctionInfo = BytecodeModule::FunctionInfo;
+
+inline uint64_t LoadU64(const uint8_t* p) {
+  return static_cast<uint64_t>(LoadU32(p)) |
+         (static_cast<uint64_t>(LoadU32(p + 4)) << 32);
+}
+
+// An operand offset that must be a compile-time constant.
+template <int kOffset>
+constexpr int Fixed() {
+  static_assert(kOffset >= 0, "field follows a variable-length field");
+  return kOffset;
+}
+
+// Reads fields sequentially from `p`, padding lists to an even offset
+// relative to the function start as the encoding requires.
+class Cursor {
+ public:
+  Cursor(const uint8_t* function, const uint8_t* p) : function_(function), p_(p) {}
+  const uint8_t* position() const { return p_; }
+
+  uint16_t Half() {
+    uint16_t value = LoadU16(p_);
+    p_ += 2;
+    return value;
+  }
+  uint32_t Word() {
+    uint32_t value = LoadU32(p_);
+    p_ += 4;
+    return value;
+  }
+  RegisterList List() {
+    AlignTo2();
+    uint16_t count = LoadU16(p_);
+    RegisterList list(p_ + 2, count);
+    p_ += 2 + size_t{2} * count;
+    return list;
+  }
+  RemapList Remap() {
+    AlignTo2();
+    uint16_t count = LoadU16(p_);
+    RemapList remap(p_ + 2, count);
+    p_ += 2 + size_t{4} * count;
+    return remap;
+  }
+  std::string_view String() {
+    uint16_t length = LoadU16(p_);
+    std::string_view text(reinterpret_cast<const char*>(p_ + 2), length);
+    p_ += 2 + size_t{length};
+    return text;
+  }
+  // Skips one field of any kind (br_table cases included).
+  void Skip(bytecode::FieldKind kind) {
+    using bytecode::FieldEncoding;
+    switch (bytecode::GetFieldTraits(kind).encoding) {
+      case FieldEncoding::kRegister: p_ += 2; break;
+      case FieldEncoding::kU32: p_ += 4; break;
+      case FieldEncoding::kU64: p_ += 8; break;
+      case FieldEncoding::kString: String(); break;
+      case FieldEncoding::kRegisterList: List(); break;
+      case FieldEncoding::kRemapList: Remap(); break;
+      case FieldEncoding::kBranchTable: {
+        uint16_t count = Half();
+        for (uint16_t i = 0; i < count; ++i) {
+          Word();
+          Remap();
+        }
+        break;
+      }
+      case FieldEncoding::kNone: break;
+    }
+  }
+
+ private:
+  void AlignTo2() { p_ += (p_ - function_) & 1; }
+
+  const uint8_t* function_;
+  const uint8_t* p_;
+};
+
+// The end of the instruction at `ip`, walking the variable fields.
+const uint8_t* InstructionEnd(const InstructionLayout& layout,
+                              const uint8_t* function, const uint8_t* ip) {
+  if (layout.size != InstructionLayout::kVariable) return ip + layout.size;
+  int first_variable = 0;
+  while (layout.offsets[first_variable + 1] != InstructionLayout::kVariable) {
+    ++first_variable;
+  }
+  Cursor cursor(function, ip + layout.offsets[first_variable]);
+  for (int i = first_variable; i < layout.field_count; ++i) {
+    cursor.Skip(layout.kinds[i]);
+  }
+  return cursor.position();
+}
 
 struct Frame {
   uint32_t function = 0;
   const FunctionInfo* info = nullptr;
   // The pc of the instruction being executed (of the pending call, while a
-  // callee runs); stack traces read it.
+  // callee runs); written when the frame is left or fails, for stack traces.
   uint32_t pc = 0;
-  // One slack slot past the count, so that a 64-bit access at the last
-  // ordinal stays inside the array (the verifier rejects such code).
+  // One slack slot past the count (harmless; the verifier keeps every
+  // 64-bit pair inside the count).
   std::vector<uint32_t> i32;
   std::vector<VmRef> refs;
   // Set while this frame calls an internal function: where the callee's
@@ -52,10 +173,6 @@ struct Frame {
   RegisterList return_registers;
   uint32_t return_pc = 0;
 };
-
-constexpr uint16_t Key(OpcodeSet set, uint8_t opcode) {
-  return static_cast<uint16_t>((static_cast<unsigned>(set) << 8) | opcode);
-}
 
 bool IsWideChar(char c) { return c == 'I' || c == 'F'; }
 
@@ -78,6 +195,37 @@ ValueType ValueTypeOfChar(char c) {
     case 'F': return ValueType::kF64;
   }
   return ValueType::kNone;
+}
+
+// 64-bit values live in two consecutive registers, low word first.
+inline int64_t LoadI64(const uint32_t* regs, uint16_t reg) {
+  return static_cast<int64_t>(static_cast<uint64_t>(regs[reg]) |
+                              (static_cast<uint64_t>(regs[reg + 1]) << 32));
+}
+inline void StoreI64(uint32_t* regs, uint16_t reg, int64_t value) {
+  regs[reg] = static_cast<uint32_t>(value);
+  regs[reg + 1] = static_cast<uint32_t>(static_cast<uint64_t>(value) >> 32);
+}
+// A ref read honouring MOVE: the register is cleared when it is set.
+inline VmRef ReadRef(VmRef* refs, uint16_t reg) {
+  VmRef& slot = refs[reg & kRefOrdinalMask];
+  return (reg & kRefMoveBit) ? slot.Take() : slot;
+}
+
+// Applies a branch's operand copies in order, as IREE does (the compiler
+// orders them so that sequential copies are correct).
+[[gnu::always_inline]] inline void Remap(uint32_t* regs, VmRef* refs,
+                                         RemapList remap) {
+  for (size_t i = 0; i < remap.size(); ++i) {
+    uint16_t source = remap.source(i);
+    uint16_t destination = remap.destination(i);
+    if (source & kRefRegisterBit) [[unlikely]] {
+      VmRef value = ReadRef(refs, source);
+      refs[destination & kRefOrdinalMask] = std::move(value);
+    } else {
+      regs[destination] = regs[source];
+    }
+  }
 }
 
 class Interpreter {
@@ -113,10 +261,6 @@ class Interpreter {
  private:
   // ---- frames ------------------------------------------------------------
   Result<Frame*> PushFrame(uint32_t ordinal) {
-    if (ordinal >= module_.function_count()) {  // VERIFIER
-      return OutOfRangeError(StringPrintf("function ordinal %u out of range",
-                                          ordinal));
-    }
     EMBER_RETURN_IF_ERROR(context_.EnterFrame());
     if (depth_ == frames_.size()) frames_.push_back(std::make_unique<Frame>());
     Frame* frame = frames_[depth_++].get();
@@ -137,7 +281,12 @@ class Interpreter {
     context_.LeaveFrame();
   }
 
+  // Host entry: the arguments come from outside and are checked here.
   Status Enter(uint32_t ordinal, std::span<const Variant> arguments) {
+    if (ordinal >= module_.function_count()) {
+      return OutOfRangeError(StringPrintf("function ordinal %u out of range",
+                                          ordinal));
+    }
     EMBER_ASSIGN_OR_RETURN(Frame * frame, PushFrame(ordinal));
     const FunctionInfo& info = *frame->info;
     if (!info.has_signature) {
@@ -153,6 +302,7 @@ class Interpreter {
           static_cast<int>(info.calling_convention.size()),
           info.calling_convention.data(), arguments.size()));
     }
+    // The verifier proved that the cconv's arguments fit the register counts.
     uint32_t i32_slot = 0;
     uint32_t ref_slot = 0;
     for (size_t i = 0; i < types.size(); ++i) {
@@ -163,9 +313,6 @@ class Interpreter {
           return InvalidArgumentError(StringPrintf(
               "argument %zu: expected a ref, got %s", i,
               std::string(ValueTypeName(argument.value().type())).c_str()));
-        }
-        if (ref_slot >= info.ref_register_count) {  // VERIFIER
-          return InvalidArgumentError("too few ref registers for arguments");
         }
         frame->refs[ref_slot++] = argument.ref();
         continue;
@@ -185,182 +332,51 @@ class Interpreter {
                 : std::string(ValueTypeName(argument.value().type())).c_str()));
       }
       if (IsWideChar(c)) i32_slot = (i32_slot + 1) & ~1u;
-      uint32_t width = IsWideChar(c) ? 2 : 1;
-      if (i32_slot + width > info.i32_register_count) {  // VERIFIER
-        return InvalidArgumentError("too few i32 registers for arguments");
-      }
       uint64_t bits = argument.value().bits();
-      frame->i32[i32_slot] = static_cast<uint32_t>(bits);
-      if (width == 2) frame->i32[i32_slot + 1] = static_cast<uint32_t>(bits >> 32);
-      i32_slot += width;
+      frame->i32[i32_slot++] = static_cast<uint32_t>(bits);
+      if (IsWideChar(c)) frame->i32[i32_slot++] = static_cast<uint32_t>(bits >> 32);
     }
-    return Status::Ok();
-  }
-
-  // ---- register access ---------------------------------------------------
-  static int64_t LoadI64(const Frame& f, uint16_t reg) {
-    uint32_t o = reg & kIntOrdinalMask;
-    return static_cast<int64_t>(static_cast<uint64_t>(f.i32[o]) |
-                                (static_cast<uint64_t>(f.i32[o + 1]) << 32));
-  }
-  static void StoreI64(Frame& f, uint16_t reg, int64_t value) {
-    uint32_t o = reg & kIntOrdinalMask;
-    f.i32[o] = static_cast<uint32_t>(value);
-    f.i32[o + 1] = static_cast<uint32_t>(static_cast<uint64_t>(value) >> 32);
-  }
-  // A ref read honouring MOVE: the register is cleared when it is set.
-  static VmRef ReadRef(Frame& f, uint16_t reg) {
-    VmRef& slot = f.refs[reg & kRefOrdinalMask];
-    return (reg & kRefMoveBit) ? slot.Take() : slot;
-  }
-
-  static bool RegisterInRange(const Frame& f, uint16_t reg, bool is_ref) {
-    return is_ref ? (reg & kRefOrdinalMask) < f.info->ref_register_count
-                  : (reg & kIntOrdinalMask) < f.info->i32_register_count;
-  }
-  static bool RemapInRange(const Frame& f, const RemapList& remap) {
-    for (size_t i = 0; i < remap.size(); ++i) {
-      bool is_ref = (remap.source(i) & kRefRegisterBit) != 0;
-      if (!RegisterInRange(f, remap.source(i), is_ref) ||
-          !RegisterInRange(f, remap.destination(i), is_ref)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  // VERIFIER: every register operand names a register the frame has.
-  static Status CheckRegisters(const DecodedInstruction& ins, const Frame& f) {
-    using bytecode::ValueType;
-    for (const DecodedField& field : ins.field_span()) {
-      bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
-      bool ok = true;
-      switch (traits.encoding) {
-        case FieldEncoding::kRegister:
-          ok = RegisterInRange(f, field.reg, traits.type == ValueType::kRef);
-          break;
-        case FieldEncoding::kRegisterList:
-          if (traits.type == ValueType::kNone) break;  // segment sizes
-          for (size_t i = 0; ok && i < field.list.size(); ++i) {
-            bool is_ref = traits.type == ValueType::kAny
-                              ? (field.list[i] & kRefRegisterBit) != 0
-                              : traits.type == ValueType::kRef;
-            ok = RegisterInRange(f, field.list[i], is_ref);
-          }
-          break;
-        case FieldEncoding::kRemapList:
-          ok = RemapInRange(f, field.remap);
-          break;
-        default:
-          break;  // branch-table remaps are checked when taken
-      }
-      if (!ok) {
-        return InvalidArgumentError(StringPrintf(
-            "%s: register operand '%s' out of range", ins.info->mnemonic,
-            field.info->name));
-      }
-    }
-    return Status::Ok();
-  }
-
-  // ---- control flow helpers ----------------------------------------------
-  // The pc just after the block marker at `target`.
-  static Result<uint32_t> BranchTarget(const Frame& f, uint32_t target) {
-    if (target >= f.info->code.size() ||
-        f.info->code[target] != bytecode::kBlockMarkerOpcode) {  // VERIFIER
-      return InvalidArgumentError(
-          StringPrintf("branch target %u is not a block", target));
-    }
-    return target + 1;
-  }
-
-  // Applies a branch's operand copies in order, as IREE does (the compiler
-  // orders them so that sequential copies are correct).
-  static void Remap(Frame& f, const RemapList& remap) {
-    for (size_t i = 0; i < remap.size(); ++i) {
-      uint16_t source = remap.source(i);
-      uint16_t destination = remap.destination(i);
-      if (source & kRefRegisterBit) {
-        VmRef value = ReadRef(f, source);
-        f.refs[destination & kRefOrdinalMask] = std::move(value);
-      } else {
-        f.i32[destination & kIntOrdinalMask] = f.i32[source & kIntOrdinalMask];
-      }
-    }
-  }
-
-  Status TakeBranch(Frame& f, uint32_t target, const RemapList& remap,
-                    uint32_t* next_pc) {
-    if (!RemapInRange(f, remap)) {  // VERIFIER
-      return InvalidArgumentError("branch remap register out of range");
-    }
-    EMBER_ASSIGN_OR_RETURN(*next_pc, BranchTarget(f, target));
-    Remap(f, remap);
     return Status::Ok();
   }
 
   // ---- calls --------------------------------------------------------------
-  // Copies `operands` of `caller` into the argument slots of `callee`.
-  static Status CopyArguments(Frame& caller, const RegisterList& operands,
-                              Frame& callee) {
+  // Copies `operands` of `caller` into the argument slots of `callee`. The
+  // verifier matched the operands to the callee's cconv one to one.
+  static void CopyArguments(Frame& caller, RegisterList operands, Frame& callee) {
     const FunctionInfo& info = *callee.info;
-    if (info.has_signature && operands.size() != info.argument_types.size()) {
-      return InvalidArgumentError(StringPrintf(
-          "call passes %u operands to a function taking %zu", operands.size(),
-          info.argument_types.size()));
-    }
     uint32_t i32_slot = 0;
     uint32_t ref_slot = 0;
     for (size_t i = 0; i < operands.size(); ++i) {
       uint16_t reg = operands[i];
       if (reg & kRefRegisterBit) {
-        if (ref_slot >= info.ref_register_count) {  // VERIFIER
-          return InvalidArgumentError("callee has too few ref registers");
-        }
-        callee.refs[ref_slot++] = ReadRef(caller, reg);
+        callee.refs[ref_slot++] = ReadRef(caller.refs.data(), reg);
         continue;
       }
-      bool wide = info.has_signature && IsWideChar(info.argument_types[i]);
+      bool wide = IsWideChar(info.argument_types[i]);
       if (wide) i32_slot = (i32_slot + 1) & ~1u;
-      uint32_t width = wide ? 2 : 1;
-      if (i32_slot + width > info.i32_register_count) {  // VERIFIER
-        return InvalidArgumentError("callee has too few i32 registers");
-      }
-      uint32_t source = reg & kIntOrdinalMask;
-      callee.i32[i32_slot] = caller.i32[source];
-      if (wide) callee.i32[i32_slot + 1] = caller.i32[source + 1];
-      i32_slot += width;
+      callee.i32[i32_slot++] = caller.i32[reg];
+      if (wide) callee.i32[i32_slot++] = caller.i32[reg + 1];
     }
-    return Status::Ok();
-  }
-
-  // Internal call: pushes the callee; execution continues in it.
-  Status CallInternal(Frame& caller, uint32_t ordinal,
-                      const RegisterList& operands,
-                      const RegisterList& results, uint32_t return_pc) {
-    EMBER_ASSIGN_OR_RETURN(Frame * callee, PushFrame(ordinal));
-    caller.return_registers = results;
-    caller.return_pc = return_pc;
-    return CopyArguments(caller, operands, *callee);
   }
 
   // Boxes one register as a Variant of cconv type `c`.
   static Variant Box(Frame& f, uint16_t reg, char c) {
-    if (reg & kRefRegisterBit) return Variant(ReadRef(f, reg));
+    if (reg & kRefRegisterBit) return Variant(ReadRef(f.refs.data(), reg));
     uint32_t o = reg & kIntOrdinalMask;
     switch (c) {
-      case 'I': return Variant(Value::I64(LoadI64(f, reg)));
-      case 'F': return Variant(Value::F64(std::bit_cast<double>(LoadI64(f, reg))));
+      case 'I': return Variant(Value::I64(LoadI64(f.i32.data(), o)));
+      case 'F':
+        return Variant(Value::F64(std::bit_cast<double>(LoadI64(f.i32.data(), o))));
       case 'f': return Variant(Value::F32(std::bit_cast<float>(f.i32[o])));
       default: return Variant(Value::I32(static_cast<int32_t>(f.i32[o])));
     }
   }
 
-  // Writes a boxed result of cconv type `c` into register `reg`.
+  // Writes a boxed import result of cconv type `c` into register `reg` (the
+  // verifier put `reg` in the bank `c` names; the value is the callee's).
   static Status Unbox(Frame& f, uint16_t reg, char c, Variant& value) {
     if (c == 'r') {
       if (value.is_value()) return InternalError("import returned a value for a ref result");
-      if (!(reg & kRefRegisterBit)) return InvalidArgumentError("ref result into an i32 register");
       f.refs[reg & kRefOrdinalMask] = value.TakeRef();
       return Status::Ok();
     }
@@ -369,24 +385,21 @@ class Interpreter {
       return InternalError(StringPrintf("import returned a wrong type for a %s result",
                                         TypeCharName(c)));
     }
-    if (reg & kRefRegisterBit) return InvalidArgumentError("value result into a ref register");
     if (IsWideChar(c)) {
-      StoreI64(f, reg, value.value().i64());
+      StoreI64(f.i32.data(), reg, value.value().i64());
     } else {
-      f.i32[reg & kIntOrdinalMask] = static_cast<uint32_t>(value.value().bits());
+      f.i32[reg] = static_cast<uint32_t>(value.value().bits());
     }
     return Status::Ok();
   }
 
   // Import call: boxes operands per the import's cconv (spans per
-  // `segment_sizes` when variadic), calls through the Context, unboxes.
+  // `segment_sizes` when variadic), calls through the Context, unboxes. The
+  // verifier matched operand and result lists to the import's cconv.
   Status CallImport(Frame& f, uint32_t function_ordinal,
-                    const DecodedField* segment_sizes,
-                    const RegisterList& operands, const RegisterList& results) {
+                    const RegisterList* segment_sizes, RegisterList operands,
+                    RegisterList results) {
     uint32_t index = function_ordinal & ~kImportOrdinalBit;
-    if (index >= state_.imports.size()) {  // VERIFIER
-      return OutOfRangeError(StringPrintf("import ordinal %u out of range", index));
-    }
     const Function& target = state_.imports[index];
     ImportInfo import = module_.import_info(index);
     if (target.is_null()) {
@@ -398,45 +411,24 @@ class Interpreter {
     std::vector<Variant> arguments;
     arguments.reserve(operands.size() + 4);
     size_t next_operand = 0;
-    auto take_operand = [&](char c) -> Status {
-      if (next_operand >= operands.size()) {
-        return InvalidArgumentError("too few operands for import '" +
-                                    std::string(import.full_name) + "'");
-      }
-      arguments.push_back(Box(f, operands[next_operand++], c));
-      return Status::Ok();
-    };
     size_t segment = 0;
     for (size_t i = 0; i < types.size(); ++i) {
       char c = types[i];
       if (c != 'C') {
-        if (segment_sizes) ++segment;
-        EMBER_RETURN_IF_ERROR(take_operand(c));
+        ++segment;
+        arguments.push_back(Box(f, operands[next_operand++], c));
         continue;
       }
       size_t end = types.find('D', i);
-      if (end == std::string_view::npos) return InvalidArgumentError("unterminated span");
       std::string_view body = types.substr(i + 1, end - i - 1);
       i = end;
-      if (!segment_sizes || segment >= segment_sizes->list.size()) {
-        return InvalidArgumentError("variadic import called without segment sizes");
-      }
-      int count = segment_sizes->segment_size(segment++);
-      if (count < 0) return InvalidArgumentError("negative span length");
+      int count = static_cast<int16_t>((*segment_sizes)[segment++]);
       arguments.push_back(Variant(Value::I32(count)));
       for (int t = 0; t < count; ++t) {
-        for (char b : body) EMBER_RETURN_IF_ERROR(take_operand(b));
+        for (char b : body) arguments.push_back(Box(f, operands[next_operand++], b));
       }
     }
-    if (next_operand != operands.size()) {
-      return InvalidArgumentError("too many operands for import '" +
-                                  std::string(import.full_name) + "'");
-    }
     std::string_view result_types = signature.result_types;
-    if (results.size() != result_types.size()) {
-      return InvalidArgumentError("result count does not match import '" +
-                                  std::string(import.full_name) + "'");
-    }
     std::vector<Variant> boxed_results(result_types.size());
     EMBER_RETURN_IF_ERROR(context_.Call(target, arguments, boxed_results),
                           "calling import '%.*s'",
@@ -448,82 +440,66 @@ class Interpreter {
     return Status::Ok();
   }
 
-  // vm.return: results go to the caller's pending result registers, or out
-  // to the host from the entry frame. Sets *done when the entry returns.
-  Status Return(Frame& f, const RegisterList& operands, bool* done) {
+  // vm.return from the entry frame: the results go out to the host.
+  Status ReturnToHost(Frame& f, RegisterList operands) {
     const FunctionInfo& info = *f.info;
-    if (info.has_signature && operands.size() != info.result_types.size()) {
-      return InvalidArgumentError("return operand count does not match cconv");
+    if (results_.size() != operands.size()) {
+      return InvalidArgumentError(StringPrintf(
+          "caller expects %zu results, function returns %u", results_.size(),
+          operands.size()));
     }
-    auto type_of = [&](size_t i, uint16_t reg) -> char {
-      if (info.has_signature) return info.result_types[i];
-      return (reg & kRefRegisterBit) ? 'r' : 'i';
-    };
-    if (depth_ == 1) {
-      if (results_.size() != operands.size()) {
-        return InvalidArgumentError(StringPrintf(
-            "caller expects %zu results, function returns %u", results_.size(),
-            operands.size()));
-      }
-      for (size_t i = 0; i < operands.size(); ++i) {
-        results_[i] = Box(f, operands[i], type_of(i, operands[i]));
-      }
-      *done = true;
-      return Status::Ok();
+    for (size_t i = 0; i < operands.size(); ++i) {
+      char c = info.has_signature ? info.result_types[i]
+                                  : (operands[i] & kRefRegisterBit) ? 'r' : 'i';
+      results_[i] = Box(f, operands[i], c);
     }
-    Frame& caller = *frames_[depth_ - 2];
-    const RegisterList& destinations = caller.return_registers;
-    if (destinations.size() != operands.size()) {  // VERIFIER
-      return InvalidArgumentError("return operand count does not match call");
-    }
+    return Status::Ok();
+  }
+
+  // vm.return to a bytecode caller: copies the results into the caller's
+  // pending result registers (same count and banks: both lists match the
+  // callee's cconv) and pops the callee.
+  void ReturnToCaller(Frame& f, RegisterList operands, Frame& caller) {
+    const FunctionInfo& info = *f.info;
+    RegisterList destinations = caller.return_registers;
     for (size_t i = 0; i < operands.size(); ++i) {
       uint16_t source = operands[i];
       uint16_t destination = destinations[i];
-      if ((source & kRefRegisterBit) != (destination & kRefRegisterBit)) {
-        return InvalidArgumentError("return register banks do not match");
-      }
       if (source & kRefRegisterBit) {
-        caller.refs[destination & kRefOrdinalMask] = ReadRef(f, source);
+        caller.refs[destination & kRefOrdinalMask] = ReadRef(f.refs.data(), source);
       } else {
-        uint32_t s = source & kIntOrdinalMask;
-        uint32_t d = destination & kIntOrdinalMask;
-        caller.i32[d] = f.i32[s];
-        if (IsWideChar(type_of(i, source))) caller.i32[d + 1] = f.i32[s + 1];
+        caller.i32[destination] = f.i32[source];
+        if (IsWideChar(info.result_types[i])) {
+          caller.i32[destination + 1] = f.i32[source + 1];
+        }
       }
     }
     PopFrame();
     caller.pc = caller.return_pc;
     caller.return_registers = RegisterList();
-    return Status::Ok();
   }
 
   // ---- helpers for typed ref operands -------------------------------------
-  static Result<Buffer*> BufferOf(Frame& f, uint16_t reg) {
-    const VmRef& ref = f.refs[reg & kRefOrdinalMask];
-    if (ref.is_null()) return InvalidArgumentError("buffer is null");
+  static Result<Buffer*> BufferOf(const VmRef& ref) {
     Buffer* buffer = ref.As<Buffer>();
-    if (buffer == nullptr) {
-      return InvalidArgumentError("ref is not a vm.buffer (" +
-                                  std::string(ref.type()->name()) + ")");
-    }
-    return buffer;
+    if (buffer != nullptr) [[likely]] return buffer;
+    if (ref.is_null()) return InvalidArgumentError("buffer is null");
+    return InvalidArgumentError("ref is not a vm.buffer (" +
+                                std::string(ref.type()->name()) + ")");
   }
-  static Result<List*> ListOf(Frame& f, uint16_t reg) {
-    const VmRef& ref = f.refs[reg & kRefOrdinalMask];
+  // The descriptor is compared directly (List::Type() is an out-of-line
+  // call, and list operands are hot in list-heavy code).
+  Result<List*> ListOf(const VmRef& ref) const {
+    if (ref.type() == list_type_) [[likely]] return static_cast<List*>(ref.get());
+    return NotAList(ref);
+  }
+  [[gnu::noinline]] static Status NotAList(const VmRef& ref) {
     if (ref.is_null()) return InvalidArgumentError("list is null");
-    List* list = ref.As<List>();
-    if (list == nullptr) {
-      return InvalidArgumentError("ref is not a vm.list (" +
-                                  std::string(ref.type()->name()) + ")");
-    }
-    return list;
+    return InvalidArgumentError("ref is not a vm.list (" +
+                                std::string(ref.type()->name()) + ")");
   }
-  Result<TypeDef> TypeOf(uint32_t ordinal) const {
-    if (ordinal >= module_.types().size()) {  // VERIFIER
-      return OutOfRangeError(StringPrintf("type ordinal %u out of range", ordinal));
-    }
-    return module_.types()[ordinal];
-  }
+  const TypeDef& TypeOf(uint32_t ordinal) const { return module_.types()[ordinal]; }
+  // Indirect globals: the offset is a run-time value.
   Result<uint8_t*> GlobalBytes(uint32_t offset, size_t size) {
     if (static_cast<uint64_t>(offset) + size > state_.rwdata.size()) {
       return OutOfRangeError(StringPrintf(
@@ -543,9 +519,13 @@ class Interpreter {
     return InvalidArgumentError("ref of type " + std::string(ref.type()->name()) +
                                 " where " + type.ToString() + " is expected");
   }
+  static Status DivisionByZero(const char* mnemonic) {
+    return InvalidArgumentError(std::string(mnemonic) + ": division by zero");
+  }
 
   Status Loop();
 
+  const RefType* const list_type_ = &List::Type();
   Context& context_;
   const BytecodeModule& module_;
   BytecodeModuleState& state_;
@@ -570,92 +550,185 @@ int64_t RemS64(int64_t a, int64_t b) {
 float RoundEven(float x) { return std::nearbyint(x); }
 double RoundEven(double x) { return std::nearbyint(x); }
 
-// The dispatch loop. Case labels are built from the opcode table's enums.
-#define CORE(name) \
-  case Key(OpcodeSet::kCore, static_cast<uint8_t>(bytecode::CoreOpcode::name))
-#define EXT32(name) \
-  case Key(OpcodeSet::kExtF32, static_cast<uint8_t>(bytecode::ExtF32Opcode::name))
-#define EXT64(name) \
-  case Key(OpcodeSet::kExtF64, static_cast<uint8_t>(bytecode::ExtF64Opcode::name))
-#define FIELD(n) ins.fields[n]
-#define R32(n) f.i32[FIELD(n).reg & kIntOrdinalMask]
+#if EMBER_VM_COMPUTED_GOTO
+// Per-set tables of handler addresses indexed by opcode byte. Label
+// addresses exist only inside Loop, which hands them over in table order
+// (`dense`); opcode bytes without an instruction go to `unknown`.
+struct DispatchTables {
+  const void* core[256];
+  const void* ext_f32[256];
+  const void* ext_f64[256];
+};
+
+template <size_t N>
+void FillTable(const void* (&table)[256], const uint8_t (&bytes)[N],
+               const void* const* dense, const void* unknown) {
+  for (const void*& slot : table) slot = unknown;
+  for (size_t i = 0; i < N; ++i) table[bytes[i]] = dense[i];
+}
+
+DispatchTables BuildDispatchTables(const void* const* core,
+                                   const void* const* ext_f32,
+                                   const void* const* ext_f64,
+                                   const void* unknown) {
+  DispatchTables tables;
+  FillTable(tables.core, bytecode::kCoreOpcodeBytes, core, unknown);
+  FillTable(tables.ext_f32, bytecode::kExtF32OpcodeBytes, ext_f32, unknown);
+  FillTable(tables.ext_f64, bytecode::kExtF64OpcodeBytes, ext_f64, unknown);
+  return tables;
+}
+#endif
+
+// ---- the handler vocabulary -------------------------------------------------
+// OP(Set, Name) starts a handler and binds L to the instruction's layout;
+// BEGIN_EXT_OPS(prefix, table) ... END_OPS wraps the handlers of one
+// extension set, dispatched on the byte after the prefix.
+// Every handler ends by transferring control: NEXT() (fixed-length
+// instructions), JUMP_TO(p) or a return/fail.
+#if EMBER_VM_COMPUTED_GOTO
+#define OP(set, name)                   \
+  op_##set##_##name:                    \
+  if constexpr ([[maybe_unused]] constexpr const InstructionLayout& L = \
+          bytecode::layouts::k##set##name;                    \
+      true)
+#define DISPATCH() goto* tables.core[*ip]
+#define BEGIN_CORE_OPS DISPATCH(); {
+#define BEGIN_EXT_OPS(prefix, table) \
+  op_Core_##prefix:                  \
+  goto* tables.table[ip[1]];         \
+  {
+#define END_OPS }
+#else
+#define OP(set, name)                                                   \
+  case static_cast<uint8_t>(bytecode::set##Opcode::name):               \
+  if constexpr ([[maybe_unused]] constexpr const InstructionLayout& L =           \
+          bytecode::layouts::k##set##name;                              \
+      true)
+#define DISPATCH() goto dispatch
+#define BEGIN_CORE_OPS dispatch: switch (*ip) {
+#define BEGIN_EXT_OPS(prefix, table)                      \
+  case static_cast<uint8_t>(bytecode::CoreOpcode::prefix): \
+    switch (ip[1]) {
+#define END_OPS \
+  default:      \
+    goto unknown_opcode; }
+#endif
+
+#define AT(n) (ip + Fixed<L.offsets[n]>())
+#define REG(n) LoadU16(AT(n))
+#define U32(n) LoadU32(AT(n))
+#define U64(n) LoadU64(AT(n))
+#define CURSOR(n) Cursor(code, ip + Fixed<L.offsets[n]>())
+#define R32(n) regs[REG(n)]
 #define S32(n) static_cast<int32_t>(R32(n))
-#define GET64(n) LoadI64(f, FIELD(n).reg)
-#define SET64(n, v) StoreI64(f, FIELD(n).reg, static_cast<int64_t>(v))
+#define GET64(n) LoadI64(regs, REG(n))
+#define SET64(n, v) StoreI64(regs, REG(n), static_cast<int64_t>(v))
 #define GETF32(n) std::bit_cast<float>(R32(n))
 #define SETF32(n, v) R32(n) = std::bit_cast<uint32_t>(static_cast<float>(v))
 #define GETF64(n) std::bit_cast<double>(GET64(n))
 #define SETF64(n, v) SET64(n, std::bit_cast<int64_t>(static_cast<double>(v)))
-#define REF(n) f.refs[FIELD(n).reg & kRefOrdinalMask]
-#define TRY(expr) EMBER_RETURN_IF_ERROR(expr)
+#define REF(n) refs[REG(n) & kRefOrdinalMask]
+#define NEXT()                  \
+  do {                          \
+    ip += Fixed<L.size>();      \
+    DISPATCH();                 \
+  } while (0)
+#define JUMP_TO(p) \
+  do {             \
+    ip = (p);      \
+    DISPATCH();    \
+  } while (0)
+// Error exits: the status goes to `error`, then to `fail`.
+#define TRY(expr)                                           \
+  do {                                                      \
+    if (Status try_status = (expr); !try_status.ok()) [[unlikely]] { \
+      error = std::move(try_status);                        \
+      goto fail;                                            \
+    }                                                       \
+  } while (0)
+#define TRY_ASSIGN(lhs, expr) TRY_ASSIGN_IMPL(EMBER_CONCAT(try_result_, __COUNTER__), lhs, expr)
+#define TRY_ASSIGN_IMPL(tmp, lhs, expr)   \
+  auto tmp = (expr);                      \
+  if (!tmp.ok()) [[unlikely]] {           \
+    error = std::move(tmp).status();      \
+    goto fail;                            \
+  }                                       \
+  lhs = std::move(tmp).value()
+#define FAIL(expr)      \
+  do {                  \
+    error = (expr);     \
+    goto fail;          \
+  } while (0)
 
-#define BIN_I32(name, expr)                      \
-  CORE(name) : {                                 \
-    [[maybe_unused]] int32_t a = S32(0);         \
-    [[maybe_unused]] int32_t b = S32(1);         \
-    [[maybe_unused]] uint32_t ua = R32(0);       \
-    [[maybe_unused]] uint32_t ub = R32(1);       \
-    R32(2) = static_cast<uint32_t>(expr);        \
-    break;                                       \
+#define BIN_I32(name, expr)                \
+  OP(Core, name) {                         \
+    [[maybe_unused]] int32_t a = S32(0);   \
+    [[maybe_unused]] int32_t b = S32(1);   \
+    [[maybe_unused]] uint32_t ua = R32(0); \
+    [[maybe_unused]] uint32_t ub = R32(1); \
+    R32(2) = static_cast<uint32_t>(expr);  \
+    NEXT();                                \
   }
 #define BIN_I64(name, expr)                                  \
-  CORE(name) : {                                             \
+  OP(Core, name) {                                           \
     [[maybe_unused]] int64_t a = GET64(0);                   \
     [[maybe_unused]] int64_t b = GET64(1);                   \
     [[maybe_unused]] uint64_t ua = static_cast<uint64_t>(a); \
     [[maybe_unused]] uint64_t ub = static_cast<uint64_t>(b); \
     SET64(2, expr);                                          \
-    break;                                                   \
+    NEXT();                                                  \
   }
 #define UN_I32(name, expr)                 \
-  CORE(name) : {                           \
+  OP(Core, name) {                         \
     [[maybe_unused]] int32_t a = S32(0);   \
     [[maybe_unused]] uint32_t ua = R32(0); \
     R32(1) = static_cast<uint32_t>(expr);  \
-    break;                                 \
+    NEXT();                                \
   }
 #define UN_I64(name, expr)                                   \
-  CORE(name) : {                                             \
+  OP(Core, name) {                                           \
     [[maybe_unused]] int64_t a = GET64(0);                   \
     [[maybe_unused]] uint64_t ua = static_cast<uint64_t>(a); \
     SET64(1, expr);                                          \
-    break;                                                   \
+    NEXT();                                                  \
   }
 #define CMP_I64(name, expr)                                  \
-  CORE(name) : {                                             \
+  OP(Core, name) {                                           \
     [[maybe_unused]] int64_t a = GET64(0);                   \
     [[maybe_unused]] int64_t b = GET64(1);                   \
     [[maybe_unused]] uint64_t ua = static_cast<uint64_t>(a); \
     [[maybe_unused]] uint64_t ub = static_cast<uint64_t>(b); \
     R32(2) = (expr) ? 1u : 0u;                               \
-    break;                                                   \
+    NEXT();                                                  \
   }
-#define DIV_GUARD(divisor)                                                 \
-  if ((divisor) == 0) {                                                    \
-    return InvalidArgumentError(std::string(ins.info->mnemonic) +          \
-                                ": division by zero");                     \
+#define DIV_GUARD(divisor) \
+  if ((divisor) == 0) [[unlikely]] FAIL(DivisionByZero(L.mnemonic))
+#define SIMPLE(set, name, stmt) \
+  OP(set, name) {               \
+    stmt;                       \
+    NEXT();                     \
   }
 
-// Float ops, one macro per shape, for the F32 (EXT32) and F64 (EXT64) sets.
+// Float ops, one macro per shape, for the ExtF32 and ExtF64 sets.
 #define FUN(SET, GET, PUT, name, expr) \
-  SET(name) : {                        \
+  OP(SET, name) {                      \
     auto x = GET(0);                   \
     PUT(1, expr);                      \
-    break;                             \
+    NEXT();                            \
   }
 #define FBIN(SET, GET, PUT, name, expr) \
-  SET(name) : {                         \
+  OP(SET, name) {                       \
     auto a = GET(0);                    \
     auto b = GET(1);                    \
     PUT(2, expr);                       \
-    break;                              \
+    NEXT();                             \
   }
 #define FCMP(SET, GET, name, expr) \
-  SET(name) : {                    \
+  OP(SET, name) {                  \
     auto a = GET(0);               \
     auto b = GET(1);               \
     R32(2) = (expr) ? 1u : 0u;     \
-    break;                         \
+    NEXT();                        \
   }
 #define FLOAT_OPS(SET, GET, PUT, T, Suffix)                                     \
   FBIN(SET, GET, PUT, Add##Suffix, a + b)                                      \
@@ -667,9 +740,9 @@ double RoundEven(double x) { return std::nearbyint(x); }
   FBIN(SET, GET, PUT, Max##Suffix, a < b ? b : a)                              \
   FBIN(SET, GET, PUT, Atan2##Suffix, std::atan2(a, b))                         \
   FBIN(SET, GET, PUT, Pow##Suffix, std::pow(a, b))                             \
-  SET(FMA##Suffix) : {                                                         \
+  OP(SET, FMA##Suffix) {                                                       \
     PUT(3, std::fma(GET(0), GET(1), GET(2)));                                  \
-    break;                                                                     \
+    NEXT();                                                                    \
   }                                                                            \
   FUN(SET, GET, PUT, Abs##Suffix, std::fabs(x))                                \
   FUN(SET, GET, PUT, Neg##Suffix, -x)                                          \
@@ -700,600 +773,606 @@ double RoundEven(double x) { return std::nearbyint(x); }
   FCMP(SET, GET, CmpLTE##Suffix##O, std::islessequal(a, b))                    \
   FCMP(SET, GET, CmpLTE##Suffix##U,                                            \
        std::isunordered(a, b) || std::islessequal(a, b))                       \
-  SET(CmpNaN##Suffix) : {                                                      \
+  OP(SET, CmpNaN##Suffix) {                                                    \
     R32(1) = std::isnan(GET(0)) ? 1u : 0u;                                     \
-    break;                                                                     \
+    NEXT();                                                                    \
+  }
+
+// Loads one 4- or 8-byte primitive global into / out of registers.
+#define GLOBAL_LOAD32(p) std::memcpy(&R32(1), (p), 4)
+#define GLOBAL_STORE32(p) std::memcpy((p), &R32(1), 4)
+#define GLOBAL_LOAD64(p)       \
+  do {                         \
+    int64_t v;                 \
+    std::memcpy(&v, (p), 8);   \
+    SET64(1, v);               \
+  } while (0)
+#define GLOBAL_STORE64(p)      \
+  do {                         \
+    int64_t v = GET64(1);      \
+    std::memcpy((p), &v, 8);   \
+  } while (0)
+#define GLOBAL_OPS(SET, Suffix, LOAD, STORE, WIDTH)                      \
+  OP(SET, GlobalLoad##Suffix) {                                          \
+    LOAD(rwdata + U32(0));                                               \
+    NEXT();                                                              \
+  }                                                                      \
+  OP(SET, GlobalStore##Suffix) {                                         \
+    STORE(rwdata + U32(0));                                              \
+    NEXT();                                                              \
+  }                                                                      \
+  OP(SET, GlobalLoadIndirect##Suffix) {                                  \
+    TRY_ASSIGN(uint8_t * p, GlobalBytes(R32(0), WIDTH));                 \
+    LOAD(p);                                                             \
+    NEXT();                                                              \
+  }                                                                      \
+  OP(SET, GlobalStoreIndirect##Suffix) {                                 \
+    TRY_ASSIGN(uint8_t * p, GlobalBytes(R32(0), WIDTH));                 \
+    STORE(p);                                                            \
+    NEXT();                                                              \
+  }
+
+#define BUFFER_LOAD(SET, name, T, PUT)                        \
+  OP(SET, name) {                                             \
+    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));            \
+    TRY_ASSIGN(T v, buffer->LoadElement<T>(GET64(1)));        \
+    PUT;                                                      \
+    NEXT();                                                   \
+  }
+#define BUFFER_STORE(SET, name, T, VALUE)                                  \
+  OP(SET, name) {                                                          \
+    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));                         \
+    TRY(buffer->StoreElement<T>(GET64(1), static_cast<T>(VALUE)));         \
+    NEXT();                                                                \
+  }
+#define BUFFER_FILL(SET, name, T, VALUE)                                          \
+  OP(SET, name) {                                                                 \
+    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));                                \
+    TRY(buffer->FillElements<T>(GET64(1), GET64(2), static_cast<T>(VALUE)));      \
+    NEXT();                                                                       \
   }
 
 Status Interpreter::Loop() {
-  DecodedInstruction ins;
-  while (true) {
-    Frame& f = *frames_[depth_ - 1];
-    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(f.info->code, f.pc, &ins));
-    EMBER_RETURN_IF_ERROR(CheckRegisters(ins, f));
-    uint32_t next_pc = ins.next_pc;
-    switch (Key(ins.info->set, ins.info->opcode)) {
-      // ---- globals ----------------------------------------------------------
-      CORE(GlobalLoadI32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 4));
-        std::memcpy(&R32(1), p, 4);
-        break;
-      }
-      CORE(GlobalStoreI32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 4));
-        std::memcpy(p, &R32(1), 4);
-        break;
-      }
-      CORE(GlobalLoadIndirectI32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 4));
-        std::memcpy(&R32(1), p, 4);
-        break;
-      }
-      CORE(GlobalStoreIndirectI32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 4));
-        std::memcpy(p, &R32(1), 4);
-        break;
-      }
-      CORE(GlobalLoadI64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 8));
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        SET64(1, v);
-        break;
-      }
-      CORE(GlobalStoreI64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 8));
-        int64_t v = GET64(1);
-        std::memcpy(p, &v, 8);
-        break;
-      }
-      CORE(GlobalLoadIndirectI64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 8));
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        SET64(1, v);
-        break;
-      }
-      CORE(GlobalStoreIndirectI64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 8));
-        int64_t v = GET64(1);
-        std::memcpy(p, &v, 8);
-        break;
-      }
-      CORE(GlobalLoadRef) :
-      CORE(GlobalLoadIndirectRef) : {
-        uint32_t ordinal = ins.info->opcode == 0x08 ? FIELD(0).u32() : R32(0);
-        EMBER_ASSIGN_OR_RETURN(VmRef * global, RefGlobal(ordinal));
-        EMBER_ASSIGN_OR_RETURN(TypeDef type, TypeOf(FIELD(1).u32()));
-        TRY(CheckRefType(type, *global));
-        REF(2) = *global;
-        break;
-      }
-      CORE(GlobalStoreRef) :
-      CORE(GlobalStoreIndirectRef) : {
-        uint32_t ordinal = ins.info->opcode == 0x09 ? FIELD(0).u32() : R32(0);
-        EMBER_ASSIGN_OR_RETURN(VmRef * global, RefGlobal(ordinal));
-        EMBER_ASSIGN_OR_RETURN(TypeDef type, TypeOf(FIELD(1).u32()));
-        TRY(CheckRefType(type, REF(2)));
-        *global = ReadRef(f, FIELD(2).reg);
-        break;
-      }
-      // ---- constants --------------------------------------------------------
-      CORE(ConstI32Zero) : R32(0) = 0; break;
-      CORE(ConstI32) : R32(1) = FIELD(0).u32(); break;
-      CORE(ConstI64Zero) : SET64(0, 0); break;
-      CORE(ConstI64) : SET64(1, FIELD(0).i64()); break;
-      CORE(ConstRefZero) : REF(0).reset(); break;
-      CORE(ConstRefRodata) : {
-        uint32_t ordinal = FIELD(0).u32();
-        if (ordinal >= module_.rodata_buffers().size()) {  // VERIFIER
-          return OutOfRangeError(StringPrintf("rodata ordinal %u out of range", ordinal));
-        }
-        REF(1) = module_.rodata_buffers()[ordinal];
-        break;
-      }
-      // ---- lists ------------------------------------------------------------
-      CORE(ListAlloc) : {
-        EMBER_ASSIGN_OR_RETURN(TypeDef type, TypeOf(FIELD(0).u32()));
-        int32_t capacity = S32(1);
-        if (capacity < 0) return InvalidArgumentError("negative list capacity");
-        EMBER_ASSIGN_OR_RETURN(Ref<List> list,
-                               List::Create(type, static_cast<size_t>(capacity)));
-        REF(2) = VmRef::Of(std::move(list));
-        break;
-      }
-      CORE(ListReserve) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        if (S32(1) < 0) return InvalidArgumentError("negative list capacity");
-        TRY(list->Reserve(R32(1)));
-        break;
-      }
-      CORE(ListSize) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        R32(1) = static_cast<uint32_t>(list->size());
-        break;
-      }
-      CORE(ListResize) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        if (S32(1) < 0) return InvalidArgumentError("negative list size");
-        TRY(list->Resize(R32(1)));
-        break;
-      }
-      CORE(ListGetI32) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(Value v, list->GetValueAs(R32(1), ValueType::kI32));
-        R32(2) = static_cast<uint32_t>(v.i32());
-        break;
-      }
-      CORE(ListSetI32) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        TRY(list->SetValue(R32(1), Value::I32(S32(2))));
-        break;
-      }
-      CORE(ListGetI64) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(Value v, list->GetValueAs(R32(1), ValueType::kI64));
-        SET64(2, v.i64());
-        break;
-      }
-      CORE(ListSetI64) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        TRY(list->SetValue(R32(1), Value::I64(GET64(2))));
-        break;
-      }
-      CORE(ListGetRef) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(TypeDef type, TypeOf(FIELD(2).u32()));
-        EMBER_ASSIGN_OR_RETURN(VmRef value, list->GetRefOfType(R32(1), type));
-        REF(3) = std::move(value);
-        break;
-      }
-      CORE(ListSetRef) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        if (FIELD(2).reg & kRefMoveBit) {
-          TRY(list->SetRef(R32(1), std::move(REF(2))));
-        } else {
-          TRY(list->SetRef(R32(1), static_cast<const VmRef&>(REF(2))));
-        }
-        break;
-      }
-      // ---- select / switch --------------------------------------------------
-      CORE(SelectI32) : R32(3) = R32(0) ? R32(1) : R32(2); break;
-      CORE(SelectI64) : SET64(3, R32(0) ? GET64(1) : GET64(2)); break;
-      CORE(SelectRef) : {
-        bool condition = R32(0) != 0;
-        VmRef chosen = ReadRef(f, FIELD(condition ? 2 : 3).reg);
-        uint16_t other = FIELD(condition ? 3 : 2).reg;
-        if (other & kRefMoveBit) f.refs[other & kRefOrdinalMask].reset();
-        REF(4) = std::move(chosen);
-        break;
-      }
-      CORE(SwitchI32) : {
-        uint32_t index = R32(0);
-        R32(3) = index < FIELD(2).list.size()
-                     ? f.i32[FIELD(2).list[index] & kIntOrdinalMask]
-                     : R32(1);
-        break;
-      }
-      CORE(SwitchI64) : {
-        uint32_t index = R32(0);
-        SET64(3, index < FIELD(2).list.size()
-                     ? LoadI64(f, FIELD(2).list[index])
-                     : GET64(1));
-        break;
-      }
-      CORE(SwitchRef) : {
-        uint32_t index = R32(0);
-        uint16_t source = index < FIELD(3).list.size() ? FIELD(3).list[index]
-                                                       : FIELD(2).reg;
-        REF(4) = ReadRef(f, source);
-        break;
-      }
-      // ---- i32 arithmetic ---------------------------------------------------
-      BIN_I32(AddI32, ua + ub)
-      BIN_I32(SubI32, ua - ub)
-      BIN_I32(MulI32, ua * ub)
-      CORE(DivI32S) : { DIV_GUARD(R32(1)); R32(2) = static_cast<uint32_t>(DivS32(S32(0), S32(1))); break; }
-      CORE(DivI32U) : { DIV_GUARD(R32(1)); R32(2) = R32(0) / R32(1); break; }
-      CORE(RemI32S) : { DIV_GUARD(R32(1)); R32(2) = static_cast<uint32_t>(RemS32(S32(0), S32(1))); break; }
-      CORE(RemI32U) : { DIV_GUARD(R32(1)); R32(2) = R32(0) % R32(1); break; }
-      CORE(FMAI32) : R32(3) = R32(0) * R32(1) + R32(2); break;
-      UN_I32(AbsI32, a < 0 ? 0u - ua : ua)
-      BIN_I32(MinI32S, a < b ? a : b)
-      BIN_I32(MinI32U, ua < ub ? ua : ub)
-      BIN_I32(MaxI32S, a > b ? a : b)
-      BIN_I32(MaxI32U, ua > ub ? ua : ub)
-      // ---- i64 arithmetic ---------------------------------------------------
-      BIN_I64(AddI64, ua + ub)
-      BIN_I64(SubI64, ua - ub)
-      BIN_I64(MulI64, ua * ub)
-      CORE(DivI64S) : { DIV_GUARD(GET64(1)); SET64(2, DivS64(GET64(0), GET64(1))); break; }
-      CORE(DivI64U) : { DIV_GUARD(GET64(1)); SET64(2, static_cast<uint64_t>(GET64(0)) / static_cast<uint64_t>(GET64(1))); break; }
-      CORE(RemI64S) : { DIV_GUARD(GET64(1)); SET64(2, RemS64(GET64(0), GET64(1))); break; }
-      CORE(RemI64U) : { DIV_GUARD(GET64(1)); SET64(2, static_cast<uint64_t>(GET64(0)) % static_cast<uint64_t>(GET64(1))); break; }
-      CORE(FMAI64) : SET64(3, static_cast<uint64_t>(GET64(0)) * static_cast<uint64_t>(GET64(1)) + static_cast<uint64_t>(GET64(2))); break;
-      UN_I64(AbsI64, a < 0 ? 0 - ua : ua)
-      BIN_I64(MinI64S, a < b ? a : b)
-      BIN_I64(MinI64U, ua < ub ? ua : ub)
-      BIN_I64(MaxI64S, a > b ? a : b)
-      BIN_I64(MaxI64U, ua > ub ? ua : ub)
-      // ---- bitwise and shifts -----------------------------------------------
-      UN_I32(NotI32, ~ua)
-      BIN_I32(AndI32, ua & ub)
-      BIN_I32(OrI32, ua | ub)
-      BIN_I32(XorI32, ua ^ ub)
-      UN_I64(NotI64, ~ua)
-      BIN_I64(AndI64, ua & ub)
-      BIN_I64(OrI64, ua | ub)
-      BIN_I64(XorI64, ua ^ ub)
-      UN_I32(CtlzI32, std::countl_zero(ua))
-      UN_I64(CtlzI64, std::countl_zero(ua))
-      CORE(ShlI32) : R32(2) = R32(0) << (R32(1) & 31); break;
-      CORE(ShrI32S) : R32(2) = static_cast<uint32_t>(S32(0) >> (R32(1) & 31)); break;
-      CORE(ShrI32U) : R32(2) = R32(0) >> (R32(1) & 31); break;
-      CORE(ShlI64) : SET64(2, static_cast<uint64_t>(GET64(0)) << (R32(1) & 63)); break;
-      CORE(ShrI64S) : SET64(2, GET64(0) >> (R32(1) & 63)); break;
-      CORE(ShrI64U) : SET64(2, static_cast<uint64_t>(GET64(0)) >> (R32(1) & 63)); break;
-      // ---- truncation and extension -----------------------------------------
-      CORE(TruncI32I8) : R32(1) = R32(0) & 0xFFu; break;
-      CORE(TruncI32I16) : R32(1) = R32(0) & 0xFFFFu; break;
-      CORE(TruncI64I32) : R32(1) = static_cast<uint32_t>(GET64(0)); break;
-      CORE(ExtI8I32S) : R32(1) = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(R32(0)))); break;
-      CORE(ExtI8I32U) : R32(1) = R32(0) & 0xFFu; break;
-      CORE(ExtI16I32S) : R32(1) = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(R32(0)))); break;
-      CORE(ExtI16I32U) : R32(1) = R32(0) & 0xFFFFu; break;
-      CORE(ExtI32I64S) : SET64(1, static_cast<int64_t>(S32(0))); break;
-      CORE(ExtI32I64U) : SET64(1, static_cast<uint64_t>(R32(0))); break;
-      // ---- comparisons ------------------------------------------------------
-      BIN_I32(CmpEQI32, a == b)
-      BIN_I32(CmpNEI32, a != b)
-      BIN_I32(CmpLTI32S, a < b)
-      BIN_I32(CmpLTI32U, ua < ub)
-      CORE(CmpNZI32) : R32(1) = R32(0) != 0; break;
-      CMP_I64(CmpEQI64, a == b)
-      CMP_I64(CmpNEI64, a != b)
-      CMP_I64(CmpLTI64S, a < b)
-      CMP_I64(CmpLTI64U, ua < ub)
-      CORE(CmpNZI64) : R32(1) = GET64(0) != 0; break;
-      CORE(CmpEQRef) : R32(2) = REF(0) == REF(1); break;
-      CORE(CmpNERef) : R32(2) = !(REF(0) == REF(1)); break;
-      CORE(CmpNZRef) : R32(1) = !REF(0).is_null(); break;
-      // ---- control flow -----------------------------------------------------
-      CORE(Block) : break;
-      CORE(Branch) :
-      CORE(Yield) :  // synchronous: yielding and resuming at once is a branch
-      CORE(Break) :  // no debugger attached: continue at the destination
-        TRY(TakeBranch(f, FIELD(0).u32(), FIELD(1).remap, &next_pc));
-        break;
-      CORE(CondBreak) :
-        TRY(TakeBranch(f, FIELD(1).u32(), FIELD(2).remap, &next_pc));
-        break;
-      CORE(CondBranch) :
-        if (R32(0)) {
-          TRY(TakeBranch(f, FIELD(1).u32(), FIELD(2).remap, &next_pc));
-        } else {
-          TRY(TakeBranch(f, FIELD(3).u32(), FIELD(4).remap, &next_pc));
-        }
-        break;
-      CORE(BranchTable) : {
-        uint32_t index = R32(0);
-        if (index < FIELD(3).cases.size()) {
-          BranchCase c = FIELD(3).cases[index];
-          TRY(TakeBranch(f, c.target, c.remap, &next_pc));
-        } else {
-          TRY(TakeBranch(f, FIELD(1).u32(), FIELD(2).remap, &next_pc));
-        }
-        break;
-      }
-      CORE(Call) :
-      CORE(CallYieldable) : {
-        bool yieldable = ins.info->opcode == 0x87;
-        uint32_t callee = FIELD(0).u32();
-        const RegisterList& operands = FIELD(1).list;
-        const RegisterList& results = FIELD(yieldable ? 3 : 2).list;
-        if (yieldable) {
-          EMBER_ASSIGN_OR_RETURN(next_pc, BranchTarget(f, FIELD(2).u32()));
-        }
-        if (callee & kImportOrdinalBit) {
-          TRY(CallImport(f, callee, nullptr, operands, results));
-          break;
-        }
-        TRY(CallInternal(f, callee, operands, results, next_pc));
-        continue;  // the callee's frame is now on top; f.pc stays at the call
-      }
-      CORE(CallVariadic) :
-      CORE(CallVariadicYieldable) : {
-        bool yieldable = ins.info->opcode == 0x88;
-        uint32_t callee = FIELD(0).u32();
-        if (!(callee & kImportOrdinalBit)) {  // VERIFIER
-          return InvalidArgumentError("variadic call of an internal function");
-        }
-        if (yieldable) {
-          EMBER_ASSIGN_OR_RETURN(next_pc, BranchTarget(f, FIELD(3).u32()));
-        }
-        TRY(CallImport(f, callee, &FIELD(1), FIELD(2).list,
-                       FIELD(yieldable ? 4 : 3).list));
-        break;
-      }
-      CORE(Return) : {
-        bool done = false;
-        TRY(Return(f, FIELD(0).list, &done));
-        if (done) return Status::Ok();
-        continue;  // the caller's pc was set by Return
-      }
-      CORE(Fail) : {
-        uint32_t code = R32(0);
-        if (code == 0) break;
-        if (code > static_cast<uint32_t>(StatusCode::kIncompatible)) {
-          code = static_cast<uint32_t>(StatusCode::kUnknown);
-        }
-        return Status(static_cast<StatusCode>(code), std::string(FIELD(1).string));
-      }
-      CORE(ImportResolved) : {
-        uint32_t index = FIELD(0).u32() & ~kImportOrdinalBit;
-        R32(1) = index < state_.imports.size() && !state_.imports[index].is_null();
-        break;
-      }
-      CORE(Trace) :
-      CORE(Print) :
-        break;  // no tracing sink yet
-      // ---- vm.buffer --------------------------------------------------------
-#define BUFFER_LOAD(name, T, PUT)                                         \
-  CORE(name) : {                                                          \
-    EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));   \
-    {                                                                     \
-      EMBER_ASSIGN_OR_RETURN(T v, buffer->LoadElement<T>(GET64(1)));      \
-      PUT;                                                                \
-    }                                                                     \
-    break;                                                                \
-  }
-      BUFFER_LOAD(BufferLoadI8U, uint8_t, R32(2) = v)
-      BUFFER_LOAD(BufferLoadI8S, int8_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
-      BUFFER_LOAD(BufferLoadI16U, uint16_t, R32(2) = v)
-      BUFFER_LOAD(BufferLoadI16S, int16_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
-      BUFFER_LOAD(BufferLoadI32, uint32_t, R32(2) = v)
-      BUFFER_LOAD(BufferLoadI64, int64_t, SET64(2, v))
-#define BUFFER_STORE(name, T, VALUE)                                      \
-  CORE(name) : {                                                          \
-    EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));   \
-    TRY(buffer->StoreElement<T>(GET64(1), static_cast<T>(VALUE)));        \
-    break;                                                                \
-  }
-      BUFFER_STORE(BufferStoreI8, uint8_t, R32(2))
-      BUFFER_STORE(BufferStoreI16, uint16_t, R32(2))
-      BUFFER_STORE(BufferStoreI32, uint32_t, R32(2))
-      BUFFER_STORE(BufferStoreI64, int64_t, GET64(2))
-#define BUFFER_FILL(name, T, VALUE)                                         \
-  CORE(name) : {                                                            \
-    EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));     \
-    TRY(buffer->FillElements<T>(GET64(1), GET64(2), static_cast<T>(VALUE))); \
-    break;                                                                  \
-  }
-      BUFFER_FILL(BufferFillI8, uint8_t, R32(3))
-      BUFFER_FILL(BufferFillI16, uint16_t, R32(3))
-      BUFFER_FILL(BufferFillI32, uint32_t, R32(3))
-      BUFFER_FILL(BufferFillI64, int64_t, GET64(3))
-      CORE(BufferAlloc) : {
-        EMBER_ASSIGN_OR_RETURN(
-            Ref<Buffer> buffer,
-            Buffer::Allocate(static_cast<uint64_t>(GET64(0)), R32(1),
-                             BufferAccess::kMutable | BufferAccess::kOriginGuest));
-        REF(2) = VmRef::Of(std::move(buffer));
-        break;
-      }
-      CORE(BufferClone) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * source, BufferOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(
-            Ref<Buffer> buffer,
-            Buffer::Clone(*source, static_cast<uint64_t>(GET64(1)),
-                          static_cast<uint64_t>(GET64(2)), R32(3),
-                          BufferAccess::kMutable | BufferAccess::kOriginGuest));
-        REF(4) = VmRef::Of(std::move(buffer));
-        break;
-      }
-      CORE(BufferLength) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        SET64(1, buffer->length());
-        break;
-      }
-      CORE(BufferCopy) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * source, BufferOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(Buffer * target, BufferOf(f, FIELD(2).reg));
-        TRY(Buffer::Copy(*source, static_cast<uint64_t>(GET64(1)), *target,
-                         static_cast<uint64_t>(GET64(3)),
-                         static_cast<uint64_t>(GET64(4))));
-        break;
-      }
-      CORE(BufferCompare) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * lhs, BufferOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(Buffer * rhs, BufferOf(f, FIELD(2).reg));
-        EMBER_ASSIGN_OR_RETURN(
-            bool equal, Buffer::Compare(*lhs, static_cast<uint64_t>(GET64(1)), *rhs,
-                                        static_cast<uint64_t>(GET64(3)),
-                                        static_cast<uint64_t>(GET64(4))));
-        R32(5) = equal ? 1u : 0u;
-        break;
-      }
-      CORE(BufferHash) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(int64_t hash,
-                               buffer->Hash(static_cast<uint64_t>(GET64(1)),
-                                            static_cast<uint64_t>(GET64(2))));
-        SET64(3, hash);
-        break;
-      }
-      // ---- refs -------------------------------------------------------------
-      CORE(CastAnyRef) : {
-        EMBER_ASSIGN_OR_RETURN(TypeDef type, TypeOf(FIELD(1).u32()));
-        TRY(CheckRefType(type, REF(0)));
-        REF(2) = ReadRef(f, FIELD(0).reg);
-        break;
-      }
-      CORE(DiscardRefs) : {
-        for (size_t i = 0; i < FIELD(0).list.size(); ++i) {
-          f.refs[FIELD(0).list[i] & kRefOrdinalMask].reset();
-        }
-        break;
-      }
-      CORE(AssignRef) : REF(1) = ReadRef(f, FIELD(0).reg); break;
-      CORE(PrefixExtF32) :
-      CORE(PrefixExtF64) :
-        return InternalError("decoder returned a bare prefix");
+  // The executing frame, cached in locals; refreshed on call and return.
+  Frame* f = frames_[depth_ - 1].get();
+  const uint8_t* code = f->info->code.data();
+  const uint8_t* ip = code + f->pc;
+  uint32_t* regs = f->i32.data();
+  Status error;
+  // Refs and globals are off the arithmetic hot path; reading them through
+  // `f` / `state_` leaves registers to the values every handler needs.
+#define refs (f->refs.data())
+#define rwdata (state_.rwdata.data())
 
-      // ---- ExtF32 -----------------------------------------------------------
-      EXT32(GlobalLoadF32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 4));
-        std::memcpy(&R32(1), p, 4);
-        break;
-      }
-      EXT32(GlobalStoreF32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 4));
-        std::memcpy(p, &R32(1), 4);
-        break;
-      }
-      EXT32(GlobalLoadIndirectF32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 4));
-        std::memcpy(&R32(1), p, 4);
-        break;
-      }
-      EXT32(GlobalStoreIndirectF32) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 4));
-        std::memcpy(p, &R32(1), 4);
-        break;
-      }
-      EXT32(ConstF32Zero) : R32(0) = 0; break;
-      EXT32(ConstF32) : R32(1) = FIELD(0).u32(); break;
-      EXT32(ListGetF32) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(Value v, list->GetValueAs(R32(1), ValueType::kF32));
-        SETF32(2, v.f32());
-        break;
-      }
-      EXT32(ListSetF32) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        TRY(list->SetValue(R32(1), Value::F32(GETF32(2))));
-        break;
-      }
-      EXT32(SelectF32) : R32(3) = R32(0) ? R32(1) : R32(2); break;
-      EXT32(SwitchF32) : {
-        uint32_t index = R32(0);
-        R32(3) = index < FIELD(2).list.size()
-                     ? f.i32[FIELD(2).list[index] & kIntOrdinalMask]
-                     : R32(1);
-        break;
-      }
-      FLOAT_OPS(EXT32, GETF32, SETF32, float, F32)
-      EXT32(CastSI32F32) : SETF32(1, static_cast<float>(S32(0))); break;
-      EXT32(CastUI32F32) : SETF32(1, static_cast<float>(R32(0))); break;
-      EXT32(CastF32SI32) : R32(1) = static_cast<uint32_t>(static_cast<int32_t>(std::lround(GETF32(0)))); break;
-      EXT32(CastF32UI32) : R32(1) = static_cast<uint32_t>(std::llround(GETF32(0))); break;
-      EXT32(CastF32SI64) : SET64(1, std::llround(GETF32(0))); break;
-      EXT32(CastF32UI64) : SET64(1, static_cast<uint64_t>(std::round(GETF32(0)))); break;
-      EXT32(CastSI64F32) : SETF32(1, static_cast<float>(GET64(0))); break;
-      EXT32(CastUI64F32) : SETF32(1, static_cast<float>(static_cast<uint64_t>(GET64(0)))); break;
-      EXT32(BitcastI32F32) : R32(1) = R32(0); break;
-      EXT32(BitcastF32I32) : R32(1) = R32(0); break;
-      EXT32(BufferLoadF32) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(float v, buffer->LoadElement<float>(GET64(1)));
-        SETF32(2, v);
-        break;
-      }
-      EXT32(BufferStoreF32) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        TRY(buffer->StoreElement<float>(GET64(1), GETF32(2)));
-        break;
-      }
-      EXT32(BufferFillF32) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        TRY(buffer->FillElements<float>(GET64(1), GET64(2), GETF32(3)));
-        break;
-      }
+#define ENTER_FRAME(frame)            \
+  do {                                \
+    f = (frame);                      \
+    code = f->info->code.data();      \
+    ip = code + f->pc;                \
+    regs = f->i32.data();             \
+  } while (0)
 
-      // ---- ExtF64 -----------------------------------------------------------
-      EXT64(GlobalLoadF64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 8));
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        SET64(1, v);
-        break;
-      }
-      EXT64(GlobalStoreF64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(FIELD(0).u32(), 8));
-        int64_t v = GET64(1);
-        std::memcpy(p, &v, 8);
-        break;
-      }
-      EXT64(GlobalLoadIndirectF64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 8));
-        int64_t v;
-        std::memcpy(&v, p, 8);
-        SET64(1, v);
-        break;
-      }
-      EXT64(GlobalStoreIndirectF64) : {
-        EMBER_ASSIGN_OR_RETURN(uint8_t * p, GlobalBytes(R32(0), 8));
-        int64_t v = GET64(1);
-        std::memcpy(p, &v, 8);
-        break;
-      }
-      EXT64(ConstF64Zero) : SET64(0, 0); break;
-      EXT64(ConstF64) : SET64(1, FIELD(0).i64()); break;
-      EXT64(ListGetF64) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(Value v, list->GetValueAs(R32(1), ValueType::kF64));
-        SETF64(2, v.f64());
-        break;
-      }
-      EXT64(ListSetF64) : {
-        EMBER_ASSIGN_OR_RETURN(List * list, ListOf(f, FIELD(0).reg));
-        TRY(list->SetValue(R32(1), Value::F64(GETF64(2))));
-        break;
-      }
-      EXT64(SelectF64) : SET64(3, R32(0) ? GET64(1) : GET64(2)); break;
-      EXT64(SwitchF64) : {
-        uint32_t index = R32(0);
-        SET64(3, index < FIELD(2).list.size() ? LoadI64(f, FIELD(2).list[index])
-                                              : GET64(1));
-        break;
-      }
-      FLOAT_OPS(EXT64, GETF64, SETF64, double, F64)
-      EXT64(TruncF64F32) : SETF32(1, static_cast<float>(GETF64(0))); break;
-      EXT64(ExtF32F64) : SETF64(1, static_cast<double>(GETF32(0))); break;
-      EXT64(CastSI32F64) : SETF64(1, static_cast<double>(S32(0))); break;
-      EXT64(CastUI32F64) : SETF64(1, static_cast<double>(R32(0))); break;
-      EXT64(CastF64SI32) : R32(1) = static_cast<uint32_t>(static_cast<int32_t>(std::lround(GETF64(0)))); break;
-      EXT64(CastF64UI32) : R32(1) = static_cast<uint32_t>(std::llround(GETF64(0))); break;
-      EXT64(CastSI64F64) : SETF64(1, static_cast<double>(GET64(0))); break;
-      EXT64(CastUI64F64) : SETF64(1, static_cast<double>(static_cast<uint64_t>(GET64(0)))); break;
-      EXT64(CastF64SI64) : SET64(1, std::llround(GETF64(0))); break;
-      EXT64(CastF64UI64) : SET64(1, static_cast<uint64_t>(std::llround(GETF64(0)))); break;
-      EXT64(BitcastI64F64) : SET64(1, GET64(0)); break;
-      EXT64(BitcastF64I64) : SET64(1, GET64(0)); break;
-      EXT64(BufferLoadF64) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        EMBER_ASSIGN_OR_RETURN(double v, buffer->LoadElement<double>(GET64(1)));
-        SETF64(2, v);
-        break;
-      }
-      EXT64(BufferStoreF64) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        TRY(buffer->StoreElement<double>(GET64(1), GETF64(2)));
-        break;
-      }
-      EXT64(BufferFillF64) : {
-        EMBER_ASSIGN_OR_RETURN(Buffer * buffer, BufferOf(f, FIELD(0).reg));
-        TRY(buffer->FillElements<double>(GET64(1), GET64(2), GETF64(3)));
-        break;
-      }
+#if EMBER_VM_COMPUTED_GOTO
+#define EMBER_VM_LABEL_ADDRESS(set, byte, id, ...) &&op_##set##_##id,
+  static const void* const kCoreLabels[] = {
+      EMBER_VM_CORE_OPCODES(EMBER_VM_LABEL_ADDRESS)};
+  static const void* const kExtF32Labels[] = {
+      EMBER_VM_EXT_F32_OPCODES(EMBER_VM_LABEL_ADDRESS)};
+  static const void* const kExtF64Labels[] = {
+      EMBER_VM_EXT_F64_OPCODES(EMBER_VM_LABEL_ADDRESS)};
+#undef EMBER_VM_LABEL_ADDRESS
+  static const DispatchTables tables = BuildDispatchTables(
+      kCoreLabels, kExtF32Labels, kExtF64Labels, &&unknown_opcode);
+#endif
 
-      default:
-        return UnimplementedError(StringPrintf(
-            "opcode %s (%s 0x%02X) is not implemented", ins.info->mnemonic,
-            bytecode::OpcodeSetName(ins.info->set), ins.info->opcode));
+  BEGIN_CORE_OPS
+    // ---- globals ----------------------------------------------------------
+    GLOBAL_OPS(Core, I32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
+    GLOBAL_OPS(Core, I64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
+    OP(Core, GlobalLoadRef) {
+      VmRef& global = state_.ref_globals[U32(0)];
+      TRY(CheckRefType(TypeOf(U32(1)), global));
+      REF(2) = global;
+      NEXT();
     }
-    f.pc = next_pc;
-  }
+    OP(Core, GlobalLoadIndirectRef) {
+      TRY_ASSIGN(VmRef * global, RefGlobal(R32(0)));
+      TRY(CheckRefType(TypeOf(U32(1)), *global));
+      REF(2) = *global;
+      NEXT();
+    }
+    OP(Core, GlobalStoreRef) {
+      TRY(CheckRefType(TypeOf(U32(1)), REF(2)));
+      state_.ref_globals[U32(0)] = ReadRef(refs, REG(2));
+      NEXT();
+    }
+    OP(Core, GlobalStoreIndirectRef) {
+      TRY_ASSIGN(VmRef * global, RefGlobal(R32(0)));
+      TRY(CheckRefType(TypeOf(U32(1)), REF(2)));
+      *global = ReadRef(refs, REG(2));
+      NEXT();
+    }
+    // ---- constants --------------------------------------------------------
+    SIMPLE(Core, ConstI32Zero, R32(0) = 0)
+    SIMPLE(Core, ConstI32, R32(1) = U32(0))
+    SIMPLE(Core, ConstI64Zero, SET64(0, 0))
+    SIMPLE(Core, ConstI64, SET64(1, U64(0)))
+    SIMPLE(Core, ConstRefZero, REF(0).reset())
+    SIMPLE(Core, ConstRefRodata, REF(1) = module_.rodata_buffers()[U32(0)])
+    // ---- lists ------------------------------------------------------------
+    OP(Core, ListAlloc) {
+      int32_t capacity = S32(1);
+      if (capacity < 0) FAIL(InvalidArgumentError("negative list capacity"));
+      TRY_ASSIGN(Ref<List> list,
+                 List::Create(TypeOf(U32(0)), static_cast<size_t>(capacity)));
+      REF(2) = VmRef::Of(std::move(list));
+      NEXT();
+    }
+    OP(Core, ListReserve) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      if (S32(1) < 0) FAIL(InvalidArgumentError("negative list capacity"));
+      TRY(list->Reserve(R32(1)));
+      NEXT();
+    }
+    OP(Core, ListSize) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      R32(1) = static_cast<uint32_t>(list->size());
+      NEXT();
+    }
+    OP(Core, ListResize) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      if (S32(1) < 0) FAIL(InvalidArgumentError("negative list size"));
+      TRY(list->Resize(R32(1)));
+      NEXT();
+    }
+    OP(Core, ListGetI32) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kI32));
+      R32(2) = static_cast<uint32_t>(v.i32());
+      NEXT();
+    }
+    OP(Core, ListSetI32) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      TRY(list->SetValue(R32(1), Value::I32(S32(2))));
+      NEXT();
+    }
+    OP(Core, ListGetI64) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kI64));
+      SET64(2, v.i64());
+      NEXT();
+    }
+    OP(Core, ListSetI64) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      TRY(list->SetValue(R32(1), Value::I64(GET64(2))));
+      NEXT();
+    }
+    OP(Core, ListGetRef) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      TRY_ASSIGN(VmRef value, list->GetRefOfType(R32(1), TypeOf(U32(2))));
+      REF(3) = std::move(value);
+      NEXT();
+    }
+    OP(Core, ListSetRef) {
+      TRY_ASSIGN(List * list, ListOf(REF(0)));
+      if (REG(2) & kRefMoveBit) {
+        TRY(list->SetRef(R32(1), std::move(REF(2))));
+      } else {
+        TRY(list->SetRef(R32(1), static_cast<const VmRef&>(REF(2))));
+      }
+      NEXT();
+    }
+    // ---- select / switch --------------------------------------------------
+    SIMPLE(Core, SelectI32, R32(3) = R32(0) ? R32(1) : R32(2))
+    SIMPLE(Core, SelectI64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
+    OP(Core, SelectRef) {
+      bool condition = R32(0) != 0;
+      uint16_t chosen_reg = condition ? REG(2) : REG(3);
+      uint16_t other = condition ? REG(3) : REG(2);
+      VmRef chosen = ReadRef(refs, chosen_reg);
+      if (other & kRefMoveBit) refs[other & kRefOrdinalMask].reset();
+      REF(4) = std::move(chosen);
+      NEXT();
+    }
+    OP(Core, SwitchI32) {
+      Cursor cursor = CURSOR(2);
+      RegisterList values = cursor.List();
+      uint32_t index = R32(0);
+      regs[cursor.Half()] = index < values.size() ? regs[values[index]] : R32(1);
+      JUMP_TO(cursor.position());
+    }
+    OP(Core, SwitchI64) {
+      Cursor cursor = CURSOR(2);
+      RegisterList values = cursor.List();
+      uint32_t index = R32(0);
+      int64_t v = index < values.size() ? LoadI64(regs, values[index]) : GET64(1);
+      StoreI64(regs, cursor.Half(), v);
+      JUMP_TO(cursor.position());
+    }
+    OP(Core, SwitchRef) {
+      Cursor cursor = CURSOR(3);
+      RegisterList values = cursor.List();
+      uint32_t index = R32(0);
+      uint16_t source = index < values.size() ? values[index] : REG(2);
+      VmRef value = ReadRef(refs, source);
+      refs[cursor.Half() & kRefOrdinalMask] = std::move(value);
+      JUMP_TO(cursor.position());
+    }
+    // ---- i32 arithmetic ---------------------------------------------------
+    BIN_I32(AddI32, ua + ub)
+    BIN_I32(SubI32, ua - ub)
+    BIN_I32(MulI32, ua * ub)
+    OP(Core, DivI32S) { DIV_GUARD(R32(1)); R32(2) = static_cast<uint32_t>(DivS32(S32(0), S32(1))); NEXT(); }
+    OP(Core, DivI32U) { DIV_GUARD(R32(1)); R32(2) = R32(0) / R32(1); NEXT(); }
+    OP(Core, RemI32S) { DIV_GUARD(R32(1)); R32(2) = static_cast<uint32_t>(RemS32(S32(0), S32(1))); NEXT(); }
+    OP(Core, RemI32U) { DIV_GUARD(R32(1)); R32(2) = R32(0) % R32(1); NEXT(); }
+    SIMPLE(Core, FMAI32, R32(3) = R32(0) * R32(1) + R32(2))
+    UN_I32(AbsI32, a < 0 ? 0u - ua : ua)
+    BIN_I32(MinI32S, a < b ? a : b)
+    BIN_I32(MinI32U, ua < ub ? ua : ub)
+    BIN_I32(MaxI32S, a > b ? a : b)
+    BIN_I32(MaxI32U, ua > ub ? ua : ub)
+    // ---- i64 arithmetic ---------------------------------------------------
+    BIN_I64(AddI64, ua + ub)
+    BIN_I64(SubI64, ua - ub)
+    BIN_I64(MulI64, ua * ub)
+    OP(Core, DivI64S) { DIV_GUARD(GET64(1)); SET64(2, DivS64(GET64(0), GET64(1))); NEXT(); }
+    OP(Core, DivI64U) { DIV_GUARD(GET64(1)); SET64(2, static_cast<uint64_t>(GET64(0)) / static_cast<uint64_t>(GET64(1))); NEXT(); }
+    OP(Core, RemI64S) { DIV_GUARD(GET64(1)); SET64(2, RemS64(GET64(0), GET64(1))); NEXT(); }
+    OP(Core, RemI64U) { DIV_GUARD(GET64(1)); SET64(2, static_cast<uint64_t>(GET64(0)) % static_cast<uint64_t>(GET64(1))); NEXT(); }
+    SIMPLE(Core, FMAI64, SET64(3, static_cast<uint64_t>(GET64(0)) * static_cast<uint64_t>(GET64(1)) + static_cast<uint64_t>(GET64(2))))
+    UN_I64(AbsI64, a < 0 ? 0 - ua : ua)
+    BIN_I64(MinI64S, a < b ? a : b)
+    BIN_I64(MinI64U, ua < ub ? ua : ub)
+    BIN_I64(MaxI64S, a > b ? a : b)
+    BIN_I64(MaxI64U, ua > ub ? ua : ub)
+    // ---- bitwise and shifts -----------------------------------------------
+    UN_I32(NotI32, ~ua)
+    BIN_I32(AndI32, ua & ub)
+    BIN_I32(OrI32, ua | ub)
+    BIN_I32(XorI32, ua ^ ub)
+    UN_I64(NotI64, ~ua)
+    BIN_I64(AndI64, ua & ub)
+    BIN_I64(OrI64, ua | ub)
+    BIN_I64(XorI64, ua ^ ub)
+    UN_I32(CtlzI32, std::countl_zero(ua))
+    UN_I64(CtlzI64, std::countl_zero(ua))
+    SIMPLE(Core, ShlI32, R32(2) = R32(0) << (R32(1) & 31))
+    SIMPLE(Core, ShrI32S, R32(2) = static_cast<uint32_t>(S32(0) >> (R32(1) & 31)))
+    SIMPLE(Core, ShrI32U, R32(2) = R32(0) >> (R32(1) & 31))
+    SIMPLE(Core, ShlI64, SET64(2, static_cast<uint64_t>(GET64(0)) << (R32(1) & 63)))
+    SIMPLE(Core, ShrI64S, SET64(2, GET64(0) >> (R32(1) & 63)))
+    SIMPLE(Core, ShrI64U, SET64(2, static_cast<uint64_t>(GET64(0)) >> (R32(1) & 63)))
+    // ---- truncation and extension -----------------------------------------
+    SIMPLE(Core, TruncI32I8, R32(1) = R32(0) & 0xFFu)
+    SIMPLE(Core, TruncI32I16, R32(1) = R32(0) & 0xFFFFu)
+    SIMPLE(Core, TruncI64I32, R32(1) = static_cast<uint32_t>(GET64(0)))
+    SIMPLE(Core, ExtI8I32S, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(R32(0)))))
+    SIMPLE(Core, ExtI8I32U, R32(1) = R32(0) & 0xFFu)
+    SIMPLE(Core, ExtI16I32S, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(R32(0)))))
+    SIMPLE(Core, ExtI16I32U, R32(1) = R32(0) & 0xFFFFu)
+    SIMPLE(Core, ExtI32I64S, SET64(1, static_cast<int64_t>(S32(0))))
+    SIMPLE(Core, ExtI32I64U, SET64(1, static_cast<uint64_t>(R32(0))))
+    // ---- comparisons ------------------------------------------------------
+    BIN_I32(CmpEQI32, a == b)
+    BIN_I32(CmpNEI32, a != b)
+    BIN_I32(CmpLTI32S, a < b)
+    BIN_I32(CmpLTI32U, ua < ub)
+    SIMPLE(Core, CmpNZI32, R32(1) = R32(0) != 0)
+    CMP_I64(CmpEQI64, a == b)
+    CMP_I64(CmpNEI64, a != b)
+    CMP_I64(CmpLTI64S, a < b)
+    CMP_I64(CmpLTI64U, ua < ub)
+    SIMPLE(Core, CmpNZI64, R32(1) = GET64(0) != 0)
+    SIMPLE(Core, CmpEQRef, R32(2) = REF(0) == REF(1))
+    SIMPLE(Core, CmpNERef, R32(2) = !(REF(0) == REF(1)))
+    SIMPLE(Core, CmpNZRef, R32(1) = !REF(0).is_null())
+    // ---- control flow -----------------------------------------------------
+    // Branches land one byte past the target's block marker, so a marker is
+    // only executed if code falls into it, which the verifier rules out;
+    // stepping over it keeps the loop total anyway.
+    OP(Core, Block) { NEXT(); }
+    // Yield is synchronous (yielding and resuming at once is a branch) and
+    // Break has no debugger to stop in; both branch like vm.br.
+#define BRANCH_OP(name)                      \
+    OP(Core, name) {                         \
+      Remap(regs, refs, CURSOR(1).Remap());  \
+      JUMP_TO(code + U32(0) + 1);            \
+    }
+    BRANCH_OP(Branch)
+    BRANCH_OP(Yield)
+    BRANCH_OP(Break)
+#undef BRANCH_OP
+    OP(Core, CondBreak) {
+      // Both outcomes continue at the destination.
+      Cursor cursor = CURSOR(2);
+      Remap(regs, refs, cursor.Remap());
+      JUMP_TO(code + U32(1) + 1);
+    }
+    OP(Core, CondBranch) {
+      Cursor cursor = CURSOR(2);
+      RemapList true_remap = cursor.Remap();
+      if (R32(0)) {
+        Remap(regs, refs, true_remap);
+        JUMP_TO(code + U32(1) + 1);
+      }
+      uint32_t false_target = cursor.Word();
+      Remap(regs, refs, cursor.Remap());
+      JUMP_TO(code + false_target + 1);
+    }
+    OP(Core, BranchTable) {
+      Cursor cursor = CURSOR(2);
+      RemapList default_remap = cursor.Remap();
+      uint32_t index = R32(0);
+      uint16_t case_count = cursor.Half();
+      if (index >= case_count) {
+        Remap(regs, refs, default_remap);
+        JUMP_TO(code + U32(1) + 1);
+      }
+      for (uint32_t i = 0; i < index; ++i) {
+        cursor.Word();
+        cursor.Remap();
+      }
+      uint32_t target = cursor.Word();
+      Remap(regs, refs, cursor.Remap());
+      JUMP_TO(code + target + 1);
+    }
+    // Internal calls push the callee and continue in it; the caller's pc
+    // stays at the call (for stack traces) until the callee returns.
+#define CALL_INTERNAL(callee, operands, results, next)                   \
+    do {                                                                 \
+      f->pc = static_cast<uint32_t>(ip - code);                          \
+      TRY_ASSIGN(Frame * callee_frame, PushFrame(callee));               \
+      f->return_registers = (results);                                   \
+      f->return_pc = static_cast<uint32_t>((next) - code);               \
+      CopyArguments(*f, (operands), *callee_frame);                      \
+      ENTER_FRAME(callee_frame);                                         \
+      DISPATCH();                                                        \
+    } while (0)
+    OP(Core, Call) {
+      uint32_t callee = U32(0);
+      Cursor cursor = CURSOR(1);
+      RegisterList operands = cursor.List();
+      RegisterList results = cursor.List();
+      const uint8_t* next = cursor.position();
+      if (callee & kImportOrdinalBit) {
+        TRY(CallImport(*f, callee, nullptr, operands, results));
+        JUMP_TO(next);
+      }
+      CALL_INTERNAL(callee, operands, results, next);
+    }
+    OP(Core, CallYieldable) {
+      // A synchronous call that resumes at a block: the results are written
+      // when the callee returns, then execution continues at `resume`.
+      uint32_t callee = U32(0);
+      Cursor cursor = CURSOR(1);
+      RegisterList operands = cursor.List();
+      uint32_t resume = cursor.Word();
+      RegisterList results = cursor.List();
+      const uint8_t* next = code + resume + 1;
+      if (callee & kImportOrdinalBit) {
+        TRY(CallImport(*f, callee, nullptr, operands, results));
+        JUMP_TO(next);
+      }
+      CALL_INTERNAL(callee, operands, results, next);
+    }
+    OP(Core, CallVariadic) {
+      Cursor cursor = CURSOR(1);
+      RegisterList segment_sizes = cursor.List();
+      RegisterList operands = cursor.List();
+      RegisterList results = cursor.List();
+      TRY(CallImport(*f, U32(0), &segment_sizes, operands, results));
+      JUMP_TO(cursor.position());
+    }
+    OP(Core, CallVariadicYieldable) {
+      Cursor cursor = CURSOR(1);
+      RegisterList segment_sizes = cursor.List();
+      RegisterList operands = cursor.List();
+      uint32_t resume = cursor.Word();
+      RegisterList results = cursor.List();
+      TRY(CallImport(*f, U32(0), &segment_sizes, operands, results));
+      JUMP_TO(code + resume + 1);
+    }
+    OP(Core, Return) {
+      RegisterList operands = CURSOR(0).List();
+      if (depth_ == 1) {
+        f->pc = static_cast<uint32_t>(ip - code);
+        TRY(ReturnToHost(*f, operands));
+        return Status::Ok();
+      }
+      Frame* caller = frames_[depth_ - 2].get();
+      ReturnToCaller(*f, operands, *caller);
+      ENTER_FRAME(caller);
+      DISPATCH();
+    }
+    OP(Core, Fail) {
+      uint32_t status_code = R32(0);
+      Cursor cursor = CURSOR(1);
+      std::string_view message = cursor.String();
+      if (status_code == 0) JUMP_TO(cursor.position());
+      if (status_code > static_cast<uint32_t>(StatusCode::kIncompatible)) {
+        status_code = static_cast<uint32_t>(StatusCode::kUnknown);
+      }
+      FAIL(Status(static_cast<StatusCode>(status_code), std::string(message)));
+    }
+    OP(Core, ImportResolved) {
+      uint32_t index = U32(0) & ~kImportOrdinalBit;
+      R32(1) = index < state_.imports.size() && !state_.imports[index].is_null();
+      NEXT();
+    }
+    OP(Core, Trace) { JUMP_TO(InstructionEnd(L, code, ip)); }  // no tracing sink yet
+    OP(Core, Print) { JUMP_TO(InstructionEnd(L, code, ip)); }
+    // ---- vm.buffer --------------------------------------------------------
+    BUFFER_LOAD(Core, BufferLoadI8U, uint8_t, R32(2) = v)
+    BUFFER_LOAD(Core, BufferLoadI8S, int8_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
+    BUFFER_LOAD(Core, BufferLoadI16U, uint16_t, R32(2) = v)
+    BUFFER_LOAD(Core, BufferLoadI16S, int16_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
+    BUFFER_LOAD(Core, BufferLoadI32, uint32_t, R32(2) = v)
+    BUFFER_LOAD(Core, BufferLoadI64, int64_t, SET64(2, v))
+    BUFFER_STORE(Core, BufferStoreI8, uint8_t, R32(2))
+    BUFFER_STORE(Core, BufferStoreI16, uint16_t, R32(2))
+    BUFFER_STORE(Core, BufferStoreI32, uint32_t, R32(2))
+    BUFFER_STORE(Core, BufferStoreI64, int64_t, GET64(2))
+    BUFFER_FILL(Core, BufferFillI8, uint8_t, R32(3))
+    BUFFER_FILL(Core, BufferFillI16, uint16_t, R32(3))
+    BUFFER_FILL(Core, BufferFillI32, uint32_t, R32(3))
+    BUFFER_FILL(Core, BufferFillI64, int64_t, GET64(3))
+    OP(Core, BufferAlloc) {
+      TRY_ASSIGN(Ref<Buffer> buffer,
+                 Buffer::Allocate(static_cast<uint64_t>(GET64(0)), R32(1),
+                                  BufferAccess::kMutable | BufferAccess::kOriginGuest));
+      REF(2) = VmRef::Of(std::move(buffer));
+      NEXT();
+    }
+    OP(Core, BufferClone) {
+      TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
+      TRY_ASSIGN(Ref<Buffer> buffer,
+                 Buffer::Clone(*source, static_cast<uint64_t>(GET64(1)),
+                               static_cast<uint64_t>(GET64(2)), R32(3),
+                               BufferAccess::kMutable | BufferAccess::kOriginGuest));
+      REF(4) = VmRef::Of(std::move(buffer));
+      NEXT();
+    }
+    OP(Core, BufferLength) {
+      TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));
+      SET64(1, buffer->length());
+      NEXT();
+    }
+    OP(Core, BufferCopy) {
+      TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
+      TRY_ASSIGN(Buffer * target, BufferOf(REF(2)));
+      TRY(Buffer::Copy(*source, static_cast<uint64_t>(GET64(1)), *target,
+                       static_cast<uint64_t>(GET64(3)),
+                       static_cast<uint64_t>(GET64(4))));
+      NEXT();
+    }
+    OP(Core, BufferCompare) {
+      TRY_ASSIGN(Buffer * lhs, BufferOf(REF(0)));
+      TRY_ASSIGN(Buffer * rhs, BufferOf(REF(2)));
+      TRY_ASSIGN(bool equal,
+                 Buffer::Compare(*lhs, static_cast<uint64_t>(GET64(1)), *rhs,
+                                 static_cast<uint64_t>(GET64(3)),
+                                 static_cast<uint64_t>(GET64(4))));
+      R32(5) = equal ? 1u : 0u;
+      NEXT();
+    }
+    OP(Core, BufferHash) {
+      TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));
+      TRY_ASSIGN(int64_t hash, buffer->Hash(static_cast<uint64_t>(GET64(1)),
+                                            static_cast<uint64_t>(GET64(2))));
+      SET64(3, hash);
+      NEXT();
+    }
+    // ---- refs -------------------------------------------------------------
+    OP(Core, CastAnyRef) {
+      TRY(CheckRefType(TypeOf(U32(1)), REF(0)));
+      REF(2) = ReadRef(refs, REG(0));
+      NEXT();
+    }
+    OP(Core, DiscardRefs) {
+      Cursor cursor = CURSOR(0);
+      RegisterList list = cursor.List();
+      for (size_t i = 0; i < list.size(); ++i) {
+        refs[list[i] & kRefOrdinalMask].reset();
+      }
+      JUMP_TO(cursor.position());
+    }
+    SIMPLE(Core, AssignRef, REF(1) = ReadRef(refs, REG(0)))
+
+    // ---- ExtF32 -----------------------------------------------------------
+    BEGIN_EXT_OPS(PrefixExtF32, ext_f32)
+        GLOBAL_OPS(ExtF32, F32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
+        SIMPLE(ExtF32, ConstF32Zero, R32(0) = 0)
+        SIMPLE(ExtF32, ConstF32, R32(1) = U32(0))
+        OP(ExtF32, ListGetF32) {
+          TRY_ASSIGN(List * list, ListOf(REF(0)));
+          TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kF32));
+          SETF32(2, v.f32());
+          NEXT();
+        }
+        OP(ExtF32, ListSetF32) {
+          TRY_ASSIGN(List * list, ListOf(REF(0)));
+          TRY(list->SetValue(R32(1), Value::F32(GETF32(2))));
+          NEXT();
+        }
+        SIMPLE(ExtF32, SelectF32, R32(3) = R32(0) ? R32(1) : R32(2))
+        OP(ExtF32, SwitchF32) {
+          Cursor cursor = CURSOR(2);
+          RegisterList values = cursor.List();
+          uint32_t index = R32(0);
+          regs[cursor.Half()] = index < values.size() ? regs[values[index]] : R32(1);
+          JUMP_TO(cursor.position());
+        }
+        FLOAT_OPS(ExtF32, GETF32, SETF32, float, F32)
+        SIMPLE(ExtF32, CastSI32F32, SETF32(1, static_cast<float>(S32(0))))
+        SIMPLE(ExtF32, CastUI32F32, SETF32(1, static_cast<float>(R32(0))))
+        SIMPLE(ExtF32, CastF32SI32, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(std::lround(GETF32(0)))))
+        SIMPLE(ExtF32, CastF32UI32, R32(1) = static_cast<uint32_t>(std::llround(GETF32(0))))
+        SIMPLE(ExtF32, CastF32SI64, SET64(1, std::llround(GETF32(0))))
+        SIMPLE(ExtF32, CastF32UI64, SET64(1, static_cast<uint64_t>(std::round(GETF32(0)))))
+        SIMPLE(ExtF32, CastSI64F32, SETF32(1, static_cast<float>(GET64(0))))
+        SIMPLE(ExtF32, CastUI64F32, SETF32(1, static_cast<float>(static_cast<uint64_t>(GET64(0)))))
+        SIMPLE(ExtF32, BitcastI32F32, R32(1) = R32(0))
+        SIMPLE(ExtF32, BitcastF32I32, R32(1) = R32(0))
+        BUFFER_LOAD(ExtF32, BufferLoadF32, float, SETF32(2, v))
+        BUFFER_STORE(ExtF32, BufferStoreF32, float, GETF32(2))
+        BUFFER_FILL(ExtF32, BufferFillF32, float, GETF32(3))
+    END_OPS
+
+    // ---- ExtF64 -----------------------------------------------------------
+    BEGIN_EXT_OPS(PrefixExtF64, ext_f64)
+        GLOBAL_OPS(ExtF64, F64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
+        SIMPLE(ExtF64, ConstF64Zero, SET64(0, 0))
+        SIMPLE(ExtF64, ConstF64, SET64(1, U64(0)))
+        OP(ExtF64, ListGetF64) {
+          TRY_ASSIGN(List * list, ListOf(REF(0)));
+          TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kF64));
+          SETF64(2, v.f64());
+          NEXT();
+        }
+        OP(ExtF64, ListSetF64) {
+          TRY_ASSIGN(List * list, ListOf(REF(0)));
+          TRY(list->SetValue(R32(1), Value::F64(GETF64(2))));
+          NEXT();
+        }
+        SIMPLE(ExtF64, SelectF64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
+        OP(ExtF64, SwitchF64) {
+          Cursor cursor = CURSOR(2);
+          RegisterList values = cursor.List();
+          uint32_t index = R32(0);
+          int64_t v = index < values.size() ? LoadI64(regs, values[index]) : GET64(1);
+          StoreI64(regs, cursor.Half(), v);
+          JUMP_TO(cursor.position());
+        }
+        FLOAT_OPS(ExtF64, GETF64, SETF64, double, F64)
+        SIMPLE(ExtF64, TruncF64F32, SETF32(1, static_cast<float>(GETF64(0))))
+        SIMPLE(ExtF64, ExtF32F64, SETF64(1, static_cast<double>(GETF32(0))))
+        SIMPLE(ExtF64, CastSI32F64, SETF64(1, static_cast<double>(S32(0))))
+        SIMPLE(ExtF64, CastUI32F64, SETF64(1, static_cast<double>(R32(0))))
+        SIMPLE(ExtF64, CastF64SI32, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(std::lround(GETF64(0)))))
+        SIMPLE(ExtF64, CastF64UI32, R32(1) = static_cast<uint32_t>(std::llround(GETF64(0))))
+        SIMPLE(ExtF64, CastSI64F64, SETF64(1, static_cast<double>(GET64(0))))
+        SIMPLE(ExtF64, CastUI64F64, SETF64(1, static_cast<double>(static_cast<uint64_t>(GET64(0)))))
+        SIMPLE(ExtF64, CastF64SI64, SET64(1, std::llround(GETF64(0))))
+        SIMPLE(ExtF64, CastF64UI64, SET64(1, static_cast<uint64_t>(std::llround(GETF64(0)))))
+        SIMPLE(ExtF64, BitcastI64F64, SET64(1, GET64(0)))
+        SIMPLE(ExtF64, BitcastF64I64, SET64(1, GET64(0)))
+        BUFFER_LOAD(ExtF64, BufferLoadF64, double, SETF64(2, v))
+        BUFFER_STORE(ExtF64, BufferStoreF64, double, GETF64(2))
+        BUFFER_FILL(ExtF64, BufferFillF64, double, GETF64(3))
+    END_OPS
+  END_OPS
+
+unknown_opcode:
+  // Unreachable for verified bytecode (every opcode is known).
+  error = InternalError(StringPrintf("unknown opcode 0x%02X at pc %u", *ip,
+                                     static_cast<uint32_t>(ip - code)));
+fail:
+  f->pc = static_cast<uint32_t>(ip - code);
+  return error;
+#undef ENTER_FRAME
+#undef refs
+#undef rwdata
 }
 
 }  // namespace

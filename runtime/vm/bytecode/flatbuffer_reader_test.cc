@@ -18,7 +18,8 @@ namespace {
 // offset fields are patched once the children's positions are known.
 class Writer {
  public:
-  Writer() { bytes_.resize(8, 0); std::memcpy(&bytes_[4], "IREE", 4); }
+  // A root-offset slot, then the file identifier.
+  Writer() : bytes_{0, 0, 0, 0, 'I', 'R', 'E', 'E'} {}
 
   size_t size() const { return bytes_.size(); }
   std::vector<uint8_t>& bytes() { return bytes_; }
@@ -63,7 +64,7 @@ class Writer {
   }
   size_t String(const std::string& text, bool terminate = true) {
     size_t at = U32(static_cast<uint32_t>(text.size()));
-    bytes_.insert(bytes_.end(), text.begin(), text.end());
+    for (char c : text) bytes_.push_back(static_cast<uint8_t>(c));
     if (terminate) bytes_.push_back(0);
     return at;
   }
