@@ -72,15 +72,7 @@ const char* FlagValue(const char* arg, const char* name) {
   return arg + length + 1;
 }
 
-ValueType TypeOfCconvChar(char c) {
-  switch (c) {
-    case 'i': return ValueType::kI32;
-    case 'I': return ValueType::kI64;
-    case 'f': return ValueType::kF32;
-    case 'F': return ValueType::kF64;
-  }
-  return ValueType::kNone;
-}
+ValueType TypeOfCconvChar(char c) { return ember::vm::ValueTypeOfCconvChar(c); }
 
 // Parses one `--input` of argument `index`; `cconv_type` is what the
 // function's signature says that argument is ('\0' when unknown).
