@@ -1,0 +1,91 @@
+// Runs Ember's VM op-family programs (tests/corpus/vm/ops_*.mlir, compiled by
+// tools/ember_corpus.py into vm_ops_*.embedded.vmfb): every `test_*` export
+// must succeed and every `fail_*` export must fail, each in a fresh context.
+// The same exports are checked against the official runtime by
+// tests/python/test_vm_ops_oracle.py (which skips `*_ember_only_*`).
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "runtime/testing/corpus.h"
+#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/context.h"
+#include "runtime/vm/instance.h"
+
+namespace ember::vm {
+namespace {
+
+bool StartsWith(const std::string& text, const char* prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+std::vector<ember::testing::CorpusFile> OpsModules() {
+  std::vector<ember::testing::CorpusFile> modules;
+  for (auto& file : ember::testing::LoadCorpus("vm_ops_")) {
+    if (file.name.find(".embedded") != std::string::npos) {
+      modules.push_back(std::move(file));
+    }
+  }
+  return modules;
+}
+
+TEST(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
+  auto files = OpsModules();
+  ASSERT_FALSE(files.empty())
+      << "no vm_ops_*.embedded.vmfb in the corpus ("
+      << ember::testing::CorpusDirectory()
+      << "); run `python3 tools/ember_corpus.py build`";
+  std::shared_ptr<Instance> instance = Instance::Create();
+  int passed = 0;
+  std::vector<std::string> failures;
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.name);
+    auto loaded = bytecode::ModuleFile::LoadCopy(file.bytes);
+    ASSERT_TRUE(loaded.ok()) << file.name << ": " << loaded.status().ToString();
+    auto created = BytecodeModule::Create(instance, *loaded);
+    ASSERT_TRUE(created.ok()) << file.name << ": "
+                              << created.status().ToString();
+    std::shared_ptr<Module> module = *created;
+    int functions = 0;
+    for (size_t i = 0; i < module->export_count(); ++i) {
+      std::string name(module->export_info(i).name);
+      bool expects_failure = StartsWith(name, "fail_");
+      if (!expects_failure && !StartsWith(name, "test_")) continue;
+      ++functions;
+      std::string label = file.name + ":" + name;
+      std::vector<std::shared_ptr<Module>> modules = {module};
+      auto context = Context::Create(instance, modules);
+      if (!context.ok()) {
+        failures.push_back(label + ": cannot create a context: " +
+                           context.status().ToString());
+        continue;
+      }
+      Status status;
+      auto function = (*context)->LookupFunction(
+          std::string(module->name()) + "." + name);
+      if (!function.ok()) {
+        status = function.status();
+      } else {
+        status = (*context)->Invoke(*function, {}).status();
+      }
+      if (expects_failure && status.ok()) {
+        failures.push_back(label + ": expected a failure but it succeeded");
+      } else if (!expects_failure && !status.ok()) {
+        failures.push_back(label + ": " + status.ToString());
+      } else {
+        ++passed;
+      }
+    }
+    EXPECT_GT(functions, 0) << file.name << " has no test_/fail_ exports";
+  }
+  for (const std::string& failure : failures) ADD_FAILURE() << failure;
+  EXPECT_GT(passed, 0);
+  std::printf("op conformance: %d passed, %zu failed over %zu modules\n",
+              passed, failures.size(), files.size());
+}
+
+}  // namespace
+}  // namespace ember::vm
