@@ -27,3 +27,7 @@ def _exec(name: str) -> None:
 
 def dump_module() -> None:
     _exec("ember-dump-module")
+
+
+def run_module() -> None:
+    _exec("ember-run-module")

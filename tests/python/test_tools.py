@@ -215,3 +215,48 @@ def test_console_script_runs(sample_vmfb, module_json):
     proc = run([script, "--json", sample_vmfb])
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout) == module_json(sample_vmfb)
+
+
+# ---------------------------------------------------------------------------
+# ember-run-module (VM-only modules), compared with iree-run-module
+# ---------------------------------------------------------------------------
+
+def parse_results(stdout: str) -> list[str]:
+    """The `result[i]: type=value` lines both tools print, normalised."""
+    results = []
+    for line in stdout.splitlines():
+        line = line.strip()
+        if line.startswith("result[") and ":" in line:
+            results.append(line.split(":", 1)[1].strip())
+    return results
+
+
+@pytest.mark.parametrize("function,inputs", [
+    ("sum_to", ["100"]),
+    ("gcd", ["1071", "462"]),
+    ("factorial_i64", ["20"]),
+    ("mix_i64", ["-123456789012", "77"]),
+])
+def test_run_module_matches_iree(corpus_by_name, function, inputs):
+    module = corpus_by_name["vm_int_loop"]["forms"]["embedded"]
+    ours = run([sys.executable, "-c",
+                "from ember._tools import run_module; run_module()",
+                f"--module={module}", f"--function={function}",
+                *[f"--input={i}" for i in inputs]])
+    assert ours.returncode == 0, ours.stderr
+    theirs = run(["iree-run-module", f"--module={module}",
+                  f"--function={function}", *[f"--input={i}" for i in inputs]])
+    assert theirs.returncode == 0, theirs.stderr
+    ember_results = parse_results(ours.stdout)
+    assert ember_results, ours.stdout
+    # Both print `result[0]: i32=5050`.
+    assert ember_results == parse_results(theirs.stdout), (ours.stdout,
+                                                           theirs.stdout)
+
+
+def test_run_module_rejects_hal_programs_clearly(sample_vmfb):
+    result = run([sys.executable, "-c",
+                  "from ember._tools import run_module; run_module()",
+                  f"--module={sample_vmfb}", "--function=simple_mul"])
+    assert result.returncode != 0
+    assert "UNIMPLEMENTED" in result.stderr and "hal" in result.stderr
