@@ -44,6 +44,7 @@ List::List(ConstructionKey, TypeDef element_type)
   switch (element_type.kind()) {
     case TypeDef::Kind::kValue:
       mode_ = StorageMode::kValue;
+      exact_value_type_ = element_type.value_type();
       slot_size_ = ValueTypeByteSize(element_type.value_type());
       break;
     case TypeDef::Kind::kRef:

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "runtime/base/ref_counted.h"
@@ -107,6 +108,33 @@ class List final : public RefCounted {
   // Appends; on failure the list is unchanged (IREE grows it first).
   Status PushValue(Value value);
 
+  // Inline fast paths for the interpreter. Each succeeds only in the common
+  // case -- a value list whose element type is exactly `type`, and an index
+  // below size() -- and returns false without touching anything otherwise;
+  // the caller then takes the general path above (conversions, variant
+  // elements, errors). T is the C++ type of `type` (int32_t, float, ...).
+  template <typename T>
+  bool TryGetExact(size_t index, ValueType type, T& out) const {
+    if (exact_value_type_ != type || index >= size_) return false;
+    std::memcpy(&out, static_cast<const uint8_t*>(storage_) + index * sizeof(T),
+                sizeof(T));
+    return true;
+  }
+  template <typename T>
+  bool TrySetExact(size_t index, ValueType type, T value) {
+    if (exact_value_type_ != type || index >= size_) return false;
+    std::memcpy(static_cast<uint8_t*>(storage_) + index * sizeof(T), &value,
+                sizeof(T));
+    return true;
+  }
+  // Resize within the current capacity that only grows (or keeps) the size:
+  // slots past size() are already zero/null, so only the size moves.
+  bool TryGrowInPlace(size_t new_size) {
+    if (new_size < size_ || new_size > capacity_) return false;
+    size_ = new_size;
+    return true;
+  }
+
   // The ref at `index` with a reference of the caller's own. An empty
   // variant element reads as null.
   Result<VmRef> GetRef(size_t index) const;
@@ -169,6 +197,8 @@ class List final : public RefCounted {
   Variant* variant_slots() const { return static_cast<Variant*>(storage_); }
 
   TypeDef element_type_;
+  // The value type of a value list; kNone for ref and variant lists.
+  ValueType exact_value_type_ = ValueType::kNone;
   StorageMode mode_;
   size_t slot_size_;
   size_t size_ = 0;
