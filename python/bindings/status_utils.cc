@@ -17,7 +17,6 @@ namespace ember::python {
   switch (status.code()) {
     case StatusCode::kInvalidArgument:
     case StatusCode::kNotFound:
-    case StatusCode::kIncompatible:
       type = PyExc_ValueError;
       break;
     case StatusCode::kOutOfRange:

@@ -1,7 +1,7 @@
 // The one place where Ember's Status becomes a Python exception.
 //
-// The mapping follows iree.runtime's: INVALID_ARGUMENT, NOT_FOUND and
-// INCOMPATIBLE -> ValueError, OUT_OF_RANGE -> IndexError, UNIMPLEMENTED ->
+// The mapping follows iree.runtime's: INVALID_ARGUMENT and NOT_FOUND ->
+// ValueError, OUT_OF_RANGE -> IndexError, UNIMPLEMENTED ->
 // NotImplementedError, everything else -> RuntimeError. The message is the
 // core's full text ("CODE: message; while ...") so nothing is lost.
 #pragma once

@@ -294,6 +294,11 @@ def test_other_vm_programs_match_iree(corpus_by_name, erun, irun, e_instance,
         ember = Program(erun, e_instance, path)
         iree = Program(irun, i_instance, path)
         for export in ember.module.function_names:
+            if "_ember_only_" in export:
+                # Functions where IREE 3.11 itself is wrong (see the comments
+                # in tests/corpus/vm/ops_*.mlir); test_vm_ops_oracle.py and
+                # op_conformance_test cover them.
+                continue
             function = ember.module.lookup_function(export)
             if not repr(function).startswith(f"<VmFunction {export}(0v_"):
                 continue
