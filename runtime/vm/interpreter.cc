@@ -887,6 +887,26 @@ DispatchTables BuildDispatchTables(const void* const* core,
   if (List* fast = ListOrNull(REF(0))) [[likely]] {                   \
     if (fast->TrySetExact<T>(R32(1), VT, VALUE)) [[likely]] NEXT();   \
   }
+// vm.list.get/set.<type>: the inline exact-type path, then the general one
+// (width conversion, variant lists, errors). `PUT` stores `v` (a T).
+#define LIST_GET_OP(SET, NAME, T, VT, ACCESSOR, PUT)                  \
+  OP(SET, NAME) {                                                     \
+    LIST_GET_FAST(T, VT, PUT)                                         \
+    TRY_ASSIGN(List * list, ListOf(REF(0)));                          \
+    TRY_ASSIGN(Value value, list->GetValueAs(R32(1), VT));            \
+    {                                                                 \
+      T v = value.ACCESSOR();                                         \
+      PUT;                                                            \
+    }                                                                 \
+    NEXT();                                                           \
+  }
+#define LIST_SET_OP(SET, NAME, T, VT, MAKE, VALUE)                    \
+  OP(SET, NAME) {                                                     \
+    LIST_SET_FAST(T, VT, VALUE)                                       \
+    TRY_ASSIGN(List * list, ListOf(REF(0)));                          \
+    TRY(list->SetValue(R32(1), Value::MAKE(VALUE)));                  \
+    NEXT();                                                           \
+  }
 
 Status Interpreter::Loop() {
   // The executing frame, cached in locals; refreshed on call and return.
@@ -989,32 +1009,11 @@ Status Interpreter::Loop() {
       TRY(list->Resize(R32(1)));
       NEXT();
     }
-    OP(Core, ListGetI32) {
-      LIST_GET_FAST(int32_t, ValueType::kI32, R32(2) = static_cast<uint32_t>(v))
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kI32));
-      R32(2) = static_cast<uint32_t>(v.i32());
-      NEXT();
-    }
-    OP(Core, ListSetI32) {
-      LIST_SET_FAST(int32_t, ValueType::kI32, S32(2))
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      TRY(list->SetValue(R32(1), Value::I32(S32(2))));
-      NEXT();
-    }
-    OP(Core, ListGetI64) {
-      LIST_GET_FAST(int64_t, ValueType::kI64, SET64(2, v))
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kI64));
-      SET64(2, v.i64());
-      NEXT();
-    }
-    OP(Core, ListSetI64) {
-      LIST_SET_FAST(int64_t, ValueType::kI64, GET64(2))
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      TRY(list->SetValue(R32(1), Value::I64(GET64(2))));
-      NEXT();
-    }
+    LIST_GET_OP(Core, ListGetI32, int32_t, ValueType::kI32, i32,
+                R32(2) = static_cast<uint32_t>(v))
+    LIST_SET_OP(Core, ListSetI32, int32_t, ValueType::kI32, I32, S32(2))
+    LIST_GET_OP(Core, ListGetI64, int64_t, ValueType::kI64, i64, SET64(2, v))
+    LIST_SET_OP(Core, ListSetI64, int64_t, ValueType::kI64, I64, GET64(2))
     OP(Core, ListGetRef) {
       TRY_ASSIGN(List * list, ListOf(REF(0)));
       TRY_ASSIGN(VmRef value, list->GetRefOfType(R32(1), TypeOf(U32(2))));
@@ -1352,19 +1351,9 @@ Status Interpreter::Loop() {
         GLOBAL_OPS(ExtF32, F32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
         SIMPLE(ExtF32, ConstF32Zero, R32(0) = 0)
         SIMPLE(ExtF32, ConstF32, R32(1) = U32(0))
-        OP(ExtF32, ListGetF32) {
-          LIST_GET_FAST(float, ValueType::kF32, SETF32(2, v))
-          TRY_ASSIGN(List * list, ListOf(REF(0)));
-          TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kF32));
-          SETF32(2, v.f32());
-          NEXT();
-        }
-        OP(ExtF32, ListSetF32) {
-          LIST_SET_FAST(float, ValueType::kF32, GETF32(2))
-          TRY_ASSIGN(List * list, ListOf(REF(0)));
-          TRY(list->SetValue(R32(1), Value::F32(GETF32(2))));
-          NEXT();
-        }
+        LIST_GET_OP(ExtF32, ListGetF32, float, ValueType::kF32, f32,
+                    SETF32(2, v))
+        LIST_SET_OP(ExtF32, ListSetF32, float, ValueType::kF32, F32, GETF32(2))
         SIMPLE(ExtF32, SelectF32, R32(3) = R32(0) ? R32(1) : R32(2))
         OP(ExtF32, SwitchF32) {
           Cursor cursor = CURSOR(2);
@@ -1394,19 +1383,9 @@ Status Interpreter::Loop() {
         GLOBAL_OPS(ExtF64, F64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
         SIMPLE(ExtF64, ConstF64Zero, SET64(0, 0))
         SIMPLE(ExtF64, ConstF64, SET64(1, U64(0)))
-        OP(ExtF64, ListGetF64) {
-          LIST_GET_FAST(double, ValueType::kF64, SETF64(2, v))
-          TRY_ASSIGN(List * list, ListOf(REF(0)));
-          TRY_ASSIGN(Value v, list->GetValueAs(R32(1), ValueType::kF64));
-          SETF64(2, v.f64());
-          NEXT();
-        }
-        OP(ExtF64, ListSetF64) {
-          LIST_SET_FAST(double, ValueType::kF64, GETF64(2))
-          TRY_ASSIGN(List * list, ListOf(REF(0)));
-          TRY(list->SetValue(R32(1), Value::F64(GETF64(2))));
-          NEXT();
-        }
+        LIST_GET_OP(ExtF64, ListGetF64, double, ValueType::kF64, f64,
+                    SETF64(2, v))
+        LIST_SET_OP(ExtF64, ListSetF64, double, ValueType::kF64, F64, GETF64(2))
         SIMPLE(ExtF64, SelectF64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
         OP(ExtF64, SwitchF64) {
           Cursor cursor = CURSOR(2);
