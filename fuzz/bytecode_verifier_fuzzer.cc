@@ -1,7 +1,9 @@
 // libFuzzer target for the bytecode verifier. The input is loaded as a whole
 // module; every function of a module that loads is verified, and every
-// function that verifies is disassembled. The verifier promises that a
-// verified function decodes from start to end, so a disassembly failure
+// function that verifies is disassembled and turned into its executable copy
+// (runtime/vm/executable_code.h, which runs its liveness analysis and
+// rewrites on verified code only). The verifier promises that a verified
+// function decodes from start to end, so a disassembly or rewrite failure
 // after a successful verification is a bug and traps. Seed it with compiled
 // modules (fuzz/make_seed_corpus.sh); most interesting mutations land in the
 // bytecode_data vector.
@@ -12,6 +14,7 @@
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/bytecode/verifier.h"
+#include "runtime/vm/executable_code.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto file = ember::bytecode::ModuleFile::LoadCopy({data, size});
@@ -29,9 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       all_verified = false;
       continue;
     }
-    auto text =
-        ember::bytecode::DisassembleFunction(module.FunctionBytecode(i));
+    std::span<const uint8_t> function = module.FunctionBytecode(i);
+    auto text = ember::bytecode::DisassembleFunction(function);
     if (!text.ok()) __builtin_trap();
+    auto exec = ember::vm::bytecode_internal::MakeExecutableCode(function);
+    if (!exec.ok() || exec->size() != function.size()) __builtin_trap();
   }
   // The whole-module entry point agrees with the per-function verdicts.
   if (ember::bytecode::VerifyModuleBytecode(module).ok() != all_verified) {

@@ -7,6 +7,7 @@
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode_module_state.h"
 #include "runtime/vm/context.h"
+#include "runtime/vm/executable_code.h"
 
 namespace ember::vm {
 
@@ -30,7 +31,7 @@ void ParseSignature(std::string_view cconv, BytecodeModule::FunctionInfo* info) 
 
 Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
     std::shared_ptr<const Instance> instance,
-    std::shared_ptr<const bytecode::ModuleFile> file) {
+    std::shared_ptr<const bytecode::ModuleFile> file, const Options& options) {
   if (!instance || !file) return InvalidArgumentError("null instance or file");
   std::shared_ptr<BytecodeModule> module(new BytecodeModule());
   module->instance_ = instance;
@@ -64,6 +65,13 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
     const bytecode::FunctionDescriptor& descriptor = def.function_descriptors[i];
     FunctionInfo info;
     info.code = file->FunctionBytecode(i);
+    EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> exec_code,
+                           bytecode_internal::MakeExecutableCode(
+                               info.code, bytecode_internal::ExecOptions{
+                                              .rewrite = options.rewrite_bytecode}),
+                           "preparing function %zu", i);
+    module->exec_code_.push_back(std::move(exec_code));
+    info.exec_code = module->exec_code_.back();
     info.i32_register_count = static_cast<uint16_t>(descriptor.i32_register_count);
     info.ref_register_count = static_cast<uint16_t>(descriptor.ref_register_count);
     if (i < def.function_signatures.size() && def.function_signatures[i].present) {
@@ -94,10 +102,11 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
 }
 
 Result<std::shared_ptr<BytecodeModule>> BytecodeModule::LoadFile(
-    std::shared_ptr<const Instance> instance, const std::string& path) {
+    std::shared_ptr<const Instance> instance, const std::string& path,
+    const Options& options) {
   EMBER_ASSIGN_OR_RETURN(std::shared_ptr<const bytecode::ModuleFile> file,
                          bytecode::ModuleFile::LoadFile(path));
-  return Create(std::move(instance), std::move(file));
+  return Create(std::move(instance), std::move(file), options);
 }
 
 ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {

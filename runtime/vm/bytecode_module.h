@@ -22,12 +22,11 @@
 // normally or by error. Errors carry a VM stack trace: one "at module.function
 // (source location)" annotation per active frame, innermost first.
 //
-// Until the bytecode verifier exists, the interpreter decodes every
-// instruction with the bounds-checked decoder and checks each register
-// ordinal against the frame's register counts before executing it, so a
-// malformed module fails with a status instead of touching memory it does
-// not own. These checks are the verifier's job in the end; they are marked
-// "VERIFIER" in interpreter.cc.
+// Every function's bytecode is verified when the module is created
+// (bytecode/verifier.h); the interpreter then runs an executable copy of it
+// (executable_code.h) in which some hot instructions are rewritten into
+// cheaper internal forms at the same pcs, and checks only what depends on
+// run-time values.
 //
 // Thread safety: a BytecodeModule is immutable and shareable; its states
 // belong to one Context each.
@@ -47,16 +46,27 @@
 
 namespace ember::vm {
 
+struct BytecodeModuleOptions {
+  // Run the executable copy with Ember's rewrites (executable_code.h).
+  // False runs the verified bytecode exactly as the file encodes it: for
+  // differential tests of the rewrites and for debugging.
+  bool rewrite_bytecode = true;
+};
+
 class BytecodeModule final : public Module {
  public:
+  using Options = BytecodeModuleOptions;
+
   // Resolves `file` against `instance`'s type registry (an unknown ref type
   // name is NOT_FOUND). The instance should be frozen.
   static Result<std::shared_ptr<BytecodeModule>> Create(
       std::shared_ptr<const Instance> instance,
-      std::shared_ptr<const bytecode::ModuleFile> file);
+      std::shared_ptr<const bytecode::ModuleFile> file,
+      const Options& options = Options());
   // Convenience: ModuleFile::LoadFile + Create.
   static Result<std::shared_ptr<BytecodeModule>> LoadFile(
-      std::shared_ptr<const Instance> instance, const std::string& path);
+      std::shared_ptr<const Instance> instance, const std::string& path,
+      const Options& options = Options());
 
   std::string_view name() const override { return file_->name(); }
   uint32_t version() const override { return file_->version(); }
@@ -85,7 +95,11 @@ class BytecodeModule final : public Module {
 
   // What the interpreter needs about one internal function, precomputed.
   struct FunctionInfo {
+    // The function's bytecode as the file holds it (verified).
     std::span<const uint8_t> code;
+    // The copy the interpreter runs (executable_code.h): same length, same
+    // instruction boundaries.
+    std::span<const uint8_t> exec_code;
     uint16_t i32_register_count = 0;
     uint16_t ref_register_count = 0;
     bool has_signature = false;
@@ -124,6 +138,8 @@ class BytecodeModule final : public Module {
   std::vector<FunctionInfo> import_signatures_;
   std::vector<TypeDef> types_;
   std::vector<VmRef> rodata_;
+  // Storage of every function's exec_code.
+  std::vector<std::vector<uint8_t>> exec_code_;
 };
 
 }  // namespace ember::vm

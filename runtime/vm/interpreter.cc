@@ -12,12 +12,17 @@
 // where the instruction runs.
 //
 // Shape of the loop. `ip` points at the opcode byte of the next
-// instruction. Operands are read straight from the bytecode at offsets the
-// opcode table fixes at compile time (bytecode/instruction_layout.h): a
-// register is a u16 at ip + k, so `%i2 = vm.add.i32 %i0, %i1` costs three
-// u16 loads, three register accesses and the dispatch. Instructions with a
-// variable-length field (register and remap lists, strings) read it with a
-// Cursor that applies the encoding's padding rule.
+// instruction in the function's executable copy (executable_code.h): the
+// verified bytecode with some hot instructions rewritten, at the same pcs,
+// into internal forms -- direct ExtF32 opcodes, branches with relative
+// targets and unpadded scalar copies, fused compare-and-branch, and loop
+// back edges whose copies were coalesced away. Operands are read from it at
+// offsets the opcode table fixes at compile time
+// (bytecode/instruction_layout.h): a register is a u16 at ip + k, so
+// `%i2 = vm.add.i32 %i0, %i1` costs three u16 loads, three register
+// accesses and the dispatch. Instructions with a variable-length field
+// (register and remap lists, strings) read it with a Cursor that applies the
+// encoding's padding rule.
 //
 // Dispatch is threaded code (GCC/Clang labels-as-values: every handler ends
 // in its own indirect jump, which branch predictors like) unless
@@ -40,13 +45,9 @@
 #include "runtime/vm/bytecode/instruction_layout.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 #include "runtime/vm/bytecode_module_state.h"
+#include "runtime/vm/executable_code.h"
 #include "runtime/vm/list.h"
 
-#if !defined(EMBER_VM_DISPATCH_SWITCH) && (defined(__GNUC__) || defined(__clang__))
-#define EMBER_VM_COMPUTED_GOTO 1
-#else
-#define EMBER_VM_COMPUTED_GOTO 0
-#endif
 
 namespace ember::vm::bytecode_internal {
 namespace {
@@ -69,6 +70,12 @@ inline uint64_t LoadU64(const uint8_t* p) {
   return static_cast<uint64_t>(LoadU32(p)) |
          (static_cast<uint64_t>(LoadU32(p + 4)) << 32);
 }
+
+// A handler's instruction layout, as a type (see OP below).
+template <const InstructionLayout& kLayout>
+struct LayoutOf {
+  static constexpr const InstructionLayout& value = kLayout;
+};
 
 // An operand offset that must be a compile-time constant.
 template <int kOffset>
@@ -611,9 +618,25 @@ void FillTable(const void* (&table)[256], const uint8_t (&bytes)[N],
 DispatchTables BuildDispatchTables(const void* const* core,
                                    const void* const* ext_f32,
                                    const void* const* ext_f64,
+                                   const void* const* exec,
                                    const void* unknown) {
   DispatchTables tables;
   FillTable(tables.core, bytecode::kCoreOpcodeBytes, core, unknown);
+  // The executable copy's internal opcodes (executable_code.h) share the
+  // core table: direct ExtF32 opcodes, then the rewritten branches.
+  if constexpr (kDirectExtF32) {
+    for (size_t i = 0; i < std::size(bytecode::kExtF32OpcodeBytes); ++i) {
+      tables.core[kFirstDirectExtF32Opcode + i] = ext_f32[i];
+    }
+  }
+  static constexpr uint8_t kExecBytes[] = {
+#define EMBER_VM_EXEC_BYTE(name, byte) byte,
+      EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_BYTE)
+#undef EMBER_VM_EXEC_BYTE
+  };
+  for (size_t i = 0; i < std::size(kExecBytes); ++i) {
+    tables.core[kExecBytes[i]] = exec[i];
+  }
   FillTable(tables.ext_f32, bytecode::kExtF32OpcodeBytes, ext_f32, unknown);
   FillTable(tables.ext_f64, bytecode::kExtF64OpcodeBytes, ext_f64, unknown);
   return tables;
@@ -626,13 +649,30 @@ DispatchTables BuildDispatchTables(const void* const* core,
 // extension set, dispatched on the byte after the prefix.
 // Every handler ends by transferring control: NEXT() (fixed-length
 // instructions), JUMP_TO(p) or a return/fail.
+//
+// L is a type (LayoutOf<layout>), not a variable: an indirect goto may reach
+// any label, and C++ forbids jumping into the scope of an initialised
+// variable (Clang rejects it), while a typedef has no initialisation.
 #if EMBER_VM_COMPUTED_GOTO
-#define OP(set, name)                   \
-  op_##set##_##name:                    \
-  if constexpr ([[maybe_unused]] constexpr const InstructionLayout& L = \
-          bytecode::layouts::k##set##name;                    \
-      true)
-#define DISPATCH() goto* tables.core[*ip]
+#define OP(set, name)                                                      \
+  op_##set##_##name:                                                       \
+  if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
+#define XOP(name) op_Exec_##name:
+#if defined(__x86_64__) && !defined(__clang__)
+// GCC hoists the table's address into a register and, short of registers in
+// this large function, spills it, putting a stack load in front of every
+// dispatch. A volatile asm cannot be hoisted: each dispatch recomputes the
+// address with one RIP-relative lea instead.
+#define DISPATCH_TABLE()                                          \
+  ({                                                              \
+    const void* const* table;                                     \
+    asm volatile("lea %1, %0" : "=r"(table) : "m"(tables.core));  \
+    table;                                                        \
+  })
+#else
+#define DISPATCH_TABLE() tables.core
+#endif
+#define DISPATCH() goto* DISPATCH_TABLE()[*ip]
 #define BEGIN_CORE_OPS DISPATCH(); {
 #define BEGIN_EXT_OPS(prefix, table) \
   op_Core_##prefix:                  \
@@ -640,11 +680,10 @@ DispatchTables BuildDispatchTables(const void* const* core,
   {
 #define END_OPS }
 #else
-#define OP(set, name)                                                   \
-  case static_cast<uint8_t>(bytecode::set##Opcode::name):               \
-  if constexpr ([[maybe_unused]] constexpr const InstructionLayout& L =           \
-          bytecode::layouts::k##set##name;                              \
-      true)
+#define OP(set, name)                                                      \
+  case static_cast<uint8_t>(bytecode::set##Opcode::name):                  \
+  if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
+#define XOP(name) case static_cast<uint8_t>(ExecOpcode::k##name):
 #define DISPATCH() goto dispatch
 #define BEGIN_CORE_OPS dispatch: switch (*ip) {
 #define BEGIN_EXT_OPS(prefix, table)                      \
@@ -655,11 +694,11 @@ DispatchTables BuildDispatchTables(const void* const* core,
     goto unknown_opcode; }
 #endif
 
-#define AT(n) (ip + Fixed<L.offsets[n]>())
+#define AT(n) (ip + Fixed<L::value.offsets[n]>())
 #define REG(n) LoadU16(AT(n))
 #define U32(n) LoadU32(AT(n))
 #define U64(n) LoadU64(AT(n))
-#define CURSOR(n) Cursor(code, ip + Fixed<L.offsets[n]>())
+#define CURSOR(n) Cursor(code, ip + Fixed<L::value.offsets[n]>())
 #define R32(n) regs[REG(n)]
 #define S32(n) static_cast<int32_t>(R32(n))
 #define GET64(n) LoadI64(regs, REG(n))
@@ -669,10 +708,10 @@ DispatchTables BuildDispatchTables(const void* const* core,
 #define GETF64(n) std::bit_cast<double>(GET64(n))
 #define SETF64(n, v) SET64(n, std::bit_cast<int64_t>(static_cast<double>(v)))
 #define REF(n) refs[REG(n) & kRefOrdinalMask]
-#define NEXT()                  \
-  do {                          \
-    ip += Fixed<L.size>();      \
-    DISPATCH();                 \
+#define NEXT()                    \
+  do {                            \
+    ip += Fixed<L::value.size>(); \
+    DISPATCH();                   \
   } while (0)
 #define JUMP_TO(p) \
   do {             \
@@ -687,7 +726,24 @@ DispatchTables BuildDispatchTables(const void* const* core,
       goto fail;                                            \
     }                                                       \
   } while (0)
+//
+// No object with a destructor may be in scope where a handler dispatches: an
+// indirect goto does not run destructors (Clang rejects such jumps, GCC
+// skips the destructor). So with computed goto the Result of TRY_ASSIGN
+// lives only inside a GNU statement expression, and handlers that hold a
+// Ref or VmRef keep it in an inner block that closes before NEXT().
 #define TRY_ASSIGN(lhs, expr) TRY_ASSIGN_IMPL(EMBER_CONCAT(try_result_, __COUNTER__), lhs, expr)
+#if EMBER_VM_COMPUTED_GOTO
+#define TRY_ASSIGN_IMPL(tmp, lhs, expr)   \
+  lhs = ({                                \
+    auto tmp = (expr);                    \
+    if (!tmp.ok()) [[unlikely]] {         \
+      error = std::move(tmp).status();    \
+      goto fail;                          \
+    }                                     \
+    std::move(tmp).value();               \
+  })
+#else
 #define TRY_ASSIGN_IMPL(tmp, lhs, expr)   \
   auto tmp = (expr);                      \
   if (!tmp.ok()) [[unlikely]] {           \
@@ -695,6 +751,7 @@ DispatchTables BuildDispatchTables(const void* const* core,
     goto fail;                            \
   }                                       \
   lhs = std::move(tmp).value()
+#endif
 #define FAIL(expr)      \
   do {                  \
     error = (expr);     \
@@ -743,7 +800,7 @@ DispatchTables BuildDispatchTables(const void* const* core,
     NEXT();                                                  \
   }
 #define DIV_GUARD(divisor) \
-  if ((divisor) == 0) [[unlikely]] FAIL(DivisionByZero(L.mnemonic))
+  if ((divisor) == 0) [[unlikely]] FAIL(DivisionByZero(L::value.mnemonic))
 #define SIMPLE(set, name, stmt) \
   OP(set, name) {               \
     stmt;                       \
@@ -911,9 +968,19 @@ DispatchTables BuildDispatchTables(const void* const* core,
 Status Interpreter::Loop() {
   // The executing frame, cached in locals; refreshed on call and return.
   Frame* f = frames_[depth_ - 1].get();
-  const uint8_t* code = f->info->code.data();
+  const uint8_t* code = f->info->exec_code.data();
   const uint8_t* ip = code + f->pc;
+#if EMBER_VM_COMPUTED_GOTO && defined(__x86_64__) && !defined(__clang__)
+  // Every handler indexes the register file. Left to itself GCC spills this
+  // pointer in a function this large and reloads it from the stack in each
+  // handler, which puts a load in front of every operand access on the
+  // loop-carried path; pinned to a callee-saved register it stays put
+  // (measured ~8% on bench/vm_loop). Clang keeps it in a register anyway.
+  register uint32_t* regs asm("r13") = f->i32.data();
+#else
   uint32_t* regs = f->i32.data();
+#endif
+  uint32_t branch_condition = 0;  // see cond_br_with_condition
   Status error;
   // Refs and globals are off the arithmetic hot path; reading them through
   // `f` / `state_` leaves registers to the values every handler needs.
@@ -923,7 +990,7 @@ Status Interpreter::Loop() {
 #define ENTER_FRAME(frame)            \
   do {                                \
     f = (frame);                      \
-    code = f->info->code.data();      \
+    code = f->info->exec_code.data(); \
     ip = code + f->pc;                \
     regs = f->i32.data();             \
   } while (0)
@@ -937,8 +1004,12 @@ Status Interpreter::Loop() {
   static const void* const kExtF64Labels[] = {
       EMBER_VM_EXT_F64_OPCODES(EMBER_VM_LABEL_ADDRESS)};
 #undef EMBER_VM_LABEL_ADDRESS
+#define EMBER_VM_EXEC_LABEL_ADDRESS(name, byte) &&op_Exec_##name,
+  static const void* const kExecLabels[] = {
+      EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_LABEL_ADDRESS)};
+#undef EMBER_VM_EXEC_LABEL_ADDRESS
   static const DispatchTables tables = BuildDispatchTables(
-      kCoreLabels, kExtF32Labels, kExtF64Labels, &&unknown_opcode);
+      kCoreLabels, kExtF32Labels, kExtF64Labels, kExecLabels, &&unknown_opcode);
 #endif
 
   BEGIN_CORE_OPS
@@ -979,9 +1050,11 @@ Status Interpreter::Loop() {
     OP(Core, ListAlloc) {
       int32_t capacity = S32(1);
       if (capacity < 0) FAIL(InvalidArgumentError("negative list capacity"));
-      TRY_ASSIGN(Ref<List> list,
-                 List::Create(TypeOf(U32(0)), static_cast<size_t>(capacity)));
-      REF(2) = VmRef::Of(std::move(list));
+      {
+        TRY_ASSIGN(Ref<List> list,
+                   List::Create(TypeOf(U32(0)), static_cast<size_t>(capacity)));
+        REF(2) = VmRef::Of(std::move(list));
+      }
       NEXT();
     }
     OP(Core, ListReserve) {
@@ -1016,8 +1089,10 @@ Status Interpreter::Loop() {
     LIST_SET_OP(Core, ListSetI64, int64_t, ValueType::kI64, I64, GET64(2))
     OP(Core, ListGetRef) {
       TRY_ASSIGN(List * list, ListOf(REF(0)));
-      TRY_ASSIGN(VmRef value, list->GetRefOfType(R32(1), TypeOf(U32(2))));
-      REF(3) = std::move(value);
+      {
+        TRY_ASSIGN(VmRef value, list->GetRefOfType(R32(1), TypeOf(U32(2))));
+        REF(3) = std::move(value);
+      }
       NEXT();
     }
     OP(Core, ListSetRef) {
@@ -1036,9 +1111,11 @@ Status Interpreter::Loop() {
       bool condition = R32(0) != 0;
       uint16_t chosen_reg = condition ? REG(2) : REG(3);
       uint16_t other = condition ? REG(3) : REG(2);
-      VmRef chosen = ReadRef(refs, chosen_reg);
-      if (other & kRefMoveBit) refs[other & kRefOrdinalMask].reset();
-      REF(4) = std::move(chosen);
+      {
+        VmRef chosen = ReadRef(refs, chosen_reg);
+        if (other & kRefMoveBit) refs[other & kRefOrdinalMask].reset();
+        REF(4) = std::move(chosen);
+      }
       NEXT();
     }
     OP(Core, SwitchI32) {
@@ -1061,8 +1138,10 @@ Status Interpreter::Loop() {
       RegisterList values = cursor.List();
       uint32_t index = R32(0);
       uint16_t source = index < values.size() ? values[index] : REG(2);
-      VmRef value = ReadRef(refs, source);
-      refs[cursor.Half() & kRefOrdinalMask] = std::move(value);
+      {
+        VmRef value = ReadRef(refs, source);
+        refs[cursor.Half() & kRefOrdinalMask] = std::move(value);
+      }
       JUMP_TO(cursor.position());
     }
     // ---- i32 arithmetic ---------------------------------------------------
@@ -1167,6 +1246,80 @@ Status Interpreter::Loop() {
       Remap(regs, f, cursor.Remap());
       JUMP_TO(code + false_target + 1);
     }
+    // The rewritten scalar branches of the executable copy
+    // (executable_code.h): relative targets, no padding, no bank tests.
+#define XU16(offset) LoadU16(ip + (offset))
+#define XREL(offset) static_cast<int32_t>(LoadU32(ip + (offset)))
+#define XCOPY(k)                                            \
+  regs[XU16(exec_layout::kBrPairs + 4 * (k) + 2)] =        \
+      regs[XU16(exec_layout::kBrPairs + 4 * (k))]
+    XOP(BrI32x0) { JUMP_TO(ip + XREL(exec_layout::kBrRel)); }
+    XOP(BrI32x1) {
+      XCOPY(0);
+      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+    }
+    XOP(BrI32x2) {
+      XCOPY(0);
+      XCOPY(1);
+      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+    }
+    XOP(BrI32x3) {
+      XCOPY(0);
+      XCOPY(1);
+      XCOPY(2);
+      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+    }
+    XOP(BrI32xN) {
+      const uint8_t* pair = ip + exec_layout::kBrPairs;
+      const uint8_t* end = pair + 4 * XU16(exec_layout::kBrCount);
+      for (; pair != end; pair += 4) regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
+      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+    }
+    XOP(CondBrI32x00) {
+      JUMP_TO(ip + (regs[XU16(exec_layout::kCondBrCondition)]
+                        ? XREL(exec_layout::kCondBrTrueRel)
+                        : XREL(exec_layout::kCondBrFalseRel)));
+    }
+    XOP(CondBrI32xN) {
+      branch_condition = regs[XU16(exec_layout::kCondBrCondition)];
+      goto cond_br_with_condition;
+    }
+    // A rewritten vm.cond_br at ip whose condition is `branch_condition`.
+    cond_br_with_condition: {
+      if (*ip == static_cast<uint8_t>(ExecOpcode::kCondBrI32x00)) {
+        JUMP_TO(ip + (branch_condition ? XREL(exec_layout::kCondBrTrueRel)
+                                       : XREL(exec_layout::kCondBrFalseRel)));
+      }
+      const uint8_t* pair = ip + exec_layout::kCondBrPairs;
+      const uint8_t* end = pair + 4 * XU16(exec_layout::kCondBrTrueCount);
+      int32_t rel = XREL(exec_layout::kCondBrTrueRel);
+      if (branch_condition == 0) {
+        pair = end;
+        end = pair + 4 * XU16(exec_layout::kCondBrFalseCount);
+        rel = XREL(exec_layout::kCondBrFalseRel);
+      }
+      for (; pair != end; pair += 4) regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
+      JUMP_TO(ip + rel);
+    }
+    // Fused compare-and-branch: the comparison writes its result register,
+    // then the vm.cond_br right after it runs without a dispatch.
+#define CMP_BR(core, result, expr)                                         \
+    XOP(core##Br)                                                          \
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
+      branch_condition = (expr) ? 1u : 0u;                                 \
+      R32(result) = branch_condition;                                      \
+      ip += Fixed<L::value.size>();                                        \
+      goto cond_br_with_condition;                                         \
+    }
+    CMP_BR(CmpEQI32, 2, R32(0) == R32(1))
+    CMP_BR(CmpNEI32, 2, R32(0) != R32(1))
+    CMP_BR(CmpLTI32S, 2, S32(0) < S32(1))
+    CMP_BR(CmpLTI32U, 2, R32(0) < R32(1))
+    CMP_BR(CmpNZI32, 1, R32(0) != 0)
+#undef CMP_BR
+#undef XCOPY
+#undef XREL
+#undef XU16
     OP(Core, BranchTable) {
       Cursor cursor = CURSOR(2);
       RemapList default_remap = cursor.Remap();
@@ -1267,8 +1420,8 @@ Status Interpreter::Loop() {
       R32(1) = index < state_.imports.size() && !state_.imports[index].is_null();
       NEXT();
     }
-    OP(Core, Trace) { JUMP_TO(InstructionEnd(L, code, ip)); }  // no tracing sink yet
-    OP(Core, Print) { JUMP_TO(InstructionEnd(L, code, ip)); }
+    OP(Core, Trace) { JUMP_TO(InstructionEnd(L::value, code, ip)); }  // no tracing sink yet
+    OP(Core, Print) { JUMP_TO(InstructionEnd(L::value, code, ip)); }
     // ---- vm.buffer --------------------------------------------------------
     BUFFER_LOAD(Core, BufferLoadI8U, uint8_t, R32(2) = v)
     BUFFER_LOAD(Core, BufferLoadI8S, int8_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
@@ -1285,19 +1438,23 @@ Status Interpreter::Loop() {
     BUFFER_FILL(Core, BufferFillI32, uint32_t, R32(3))
     BUFFER_FILL(Core, BufferFillI64, int64_t, GET64(3))
     OP(Core, BufferAlloc) {
-      TRY_ASSIGN(Ref<Buffer> buffer,
-                 Buffer::Allocate(static_cast<uint64_t>(GET64(0)), R32(1),
-                                  BufferAccess::kMutable | BufferAccess::kOriginGuest));
-      REF(2) = VmRef::Of(std::move(buffer));
+      {
+        TRY_ASSIGN(Ref<Buffer> buffer,
+                   Buffer::Allocate(static_cast<uint64_t>(GET64(0)), R32(1),
+                                    BufferAccess::kMutable | BufferAccess::kOriginGuest));
+        REF(2) = VmRef::Of(std::move(buffer));
+      }
       NEXT();
     }
     OP(Core, BufferClone) {
       TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
-      TRY_ASSIGN(Ref<Buffer> buffer,
-                 Buffer::Clone(*source, static_cast<uint64_t>(GET64(1)),
-                               static_cast<uint64_t>(GET64(2)), R32(3),
-                               BufferAccess::kMutable | BufferAccess::kOriginGuest));
-      REF(4) = VmRef::Of(std::move(buffer));
+      {
+        TRY_ASSIGN(Ref<Buffer> buffer,
+                   Buffer::Clone(*source, static_cast<uint64_t>(GET64(1)),
+                                 static_cast<uint64_t>(GET64(2)), R32(3),
+                                 BufferAccess::kMutable | BufferAccess::kOriginGuest));
+        REF(4) = VmRef::Of(std::move(buffer));
+      }
       NEXT();
     }
     OP(Core, BufferLength) {

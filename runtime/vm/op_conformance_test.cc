@@ -3,6 +3,9 @@
 // must succeed and every `fail_*` export must fail, each in a fresh context.
 // The same exports are checked against the official runtime by
 // tests/python/test_vm_ops_oracle.py (which skips `*_ember_only_*`).
+// Every module runs twice: from Ember's rewritten executable copy (the
+// default) and from the bytecode as the file encodes it, so a wrong rewrite
+// shows up as a difference between the two.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -32,7 +35,11 @@ std::vector<ember::testing::CorpusFile> OpsModules() {
   return modules;
 }
 
-TEST(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
+class OpConformanceTest : public ::testing::TestWithParam<bool> {};
+
+TEST_P(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
+  BytecodeModule::Options options;
+  options.rewrite_bytecode = GetParam();
   auto files = OpsModules();
   ASSERT_FALSE(files.empty())
       << "no vm_ops_*.embedded.vmfb in the corpus ("
@@ -45,7 +52,7 @@ TEST(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
     SCOPED_TRACE(file.name);
     auto loaded = bytecode::ModuleFile::LoadCopy(file.bytes);
     ASSERT_TRUE(loaded.ok()) << file.name << ": " << loaded.status().ToString();
-    auto created = BytecodeModule::Create(instance, *loaded);
+    auto created = BytecodeModule::Create(instance, *loaded, options);
     ASSERT_TRUE(created.ok()) << file.name << ": "
                               << created.status().ToString();
     std::shared_ptr<Module> module = *created;
@@ -83,9 +90,15 @@ TEST(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
   }
   for (const std::string& failure : failures) ADD_FAILURE() << failure;
   EXPECT_GT(passed, 0);
-  std::printf("op conformance: %d passed, %zu failed over %zu modules\n",
-              passed, failures.size(), files.size());
+  std::printf("op conformance (%s): %d passed, %zu failed over %zu modules\n",
+              options.rewrite_bytecode ? "rewritten" : "as encoded", passed,
+              failures.size(), files.size());
 }
+
+INSTANTIATE_TEST_SUITE_P(ExecutableCopy, OpConformanceTest, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool>& info) {
+                           return info.param ? "Rewritten" : "AsEncoded";
+                         });
 
 }  // namespace
 }  // namespace ember::vm

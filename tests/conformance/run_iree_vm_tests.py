@@ -70,6 +70,9 @@ def main() -> int:
     parser.add_argument("iree_checkout", type=Path)
     parser.add_argument("--runner", help="path to the vm_test_runner binary")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--no-rewrite", action="store_true",
+                        help="run the bytecode as encoded, without Ember's "
+                             "executable-copy rewrites")
     args = parser.parse_args()
     test_dir = args.iree_checkout / "runtime" / "src" / "iree" / "vm" / "test"
     sources = sorted(test_dir.glob("*.mlir"))
@@ -79,6 +82,8 @@ def main() -> int:
     command = [str(find_runner(args.runner))]
     if args.verbose:
         command.append("--verbose")
+    if args.no_rewrite:
+        command.append("--no-rewrite")
     return subprocess.run(command + [str(m) for m in modules]).returncode
 
 

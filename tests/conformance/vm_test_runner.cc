@@ -2,7 +2,10 @@
 // succeed and every `fail_*` must fail. Each function runs in a fresh
 // context, so module globals never leak between tests.
 //
-//   vm_test_runner [--verbose] MODULE.vmfb...
+//   vm_test_runner [--verbose] [--no-rewrite] MODULE.vmfb...
+//
+// --no-rewrite runs the bytecode as the file encodes it instead of Ember's
+// rewritten executable copy (BytecodeModule::Options::rewrite_bytecode).
 //
 // Prints one line per unexpected outcome and ends with "N passed, M failed".
 // Exit status: 0 when nothing failed, 1 otherwise.
@@ -87,9 +90,10 @@ std::string ModuleLabel(const std::string& path) {
 }
 
 void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
-               const std::string& path, bool verbose, Tally& tally) {
+               const std::string& path, bool verbose,
+               const ember::vm::BytecodeModule::Options& options, Tally& tally) {
   std::string label = ModuleLabel(path);
-  auto module = ember::vm::BytecodeModule::LoadFile(instance, path);
+  auto module = ember::vm::BytecodeModule::LoadFile(instance, path, options);
   if (!module.ok()) {
     std::printf("FAILED  %s: cannot load: %s\n", label.c_str(),
                 module.status().ToString().c_str());
@@ -147,21 +151,27 @@ void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
 
 int main(int argc, char** argv) {
   bool verbose = false;
+  ember::vm::BytecodeModule::Options options;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--verbose") == 0) {
       verbose = true;
+    } else if (std::strcmp(argv[i], "--no-rewrite") == 0) {
+      options.rewrite_bytecode = false;
     } else {
       paths.push_back(argv[i]);
     }
   }
   if (paths.empty()) {
-    std::fprintf(stderr, "usage: vm_test_runner [--verbose] MODULE.vmfb...\n");
+    std::fprintf(stderr,
+                 "usage: vm_test_runner [--verbose] [--no-rewrite] MODULE.vmfb...\n");
     return 2;
   }
   auto instance = ember::vm::Instance::Create();
   Tally tally;
-  for (const std::string& path : paths) RunModule(instance, path, verbose, tally);
+  for (const std::string& path : paths) {
+    RunModule(instance, path, verbose, options, tally);
+  }
   std::printf("%d passed, %d failed\n", tally.passed, tally.failed);
   return tally.failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,448 @@
+#include "runtime/vm/executable_code.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+
+#include "runtime/vm/bytecode/decoder.h"
+#include "runtime/vm/bytecode/instruction_layout.h"
+#include "runtime/vm/bytecode/opcode_table.h"
+
+namespace ember::vm::bytecode_internal {
+namespace {
+
+using bytecode::DecodedInstruction;
+using bytecode::kRefRegisterBit;
+using bytecode::OpcodeSet;
+using bytecode::RemapList;
+
+constexpr size_t kExtF32Count = std::size(bytecode::kExtF32OpcodeBytes);
+
+// The internal opcodes must not collide with any core opcode byte (the
+// dispatch table is shared), nor with each other.
+constexpr bool InternalOpcodesAreFree() {
+  std::array<bool, 256> used{};
+  for (uint8_t byte : bytecode::kCoreOpcodeBytes) used[byte] = true;
+  for (size_t i = 0; i < kExtF32Count; ++i) {
+    size_t byte = kFirstDirectExtF32Opcode + i;
+    if (byte > 255 || used[byte]) return false;
+    used[byte] = true;
+  }
+  bool ok = true;
+#define EMBER_VM_CHECK_FREE(name, byte) \
+  ok = ok && !used[byte];               \
+  used[byte] = true;
+  EMBER_VM_EXEC_OPCODES(EMBER_VM_CHECK_FREE)
+#undef EMBER_VM_CHECK_FREE
+  return ok;
+}
+static_assert(InternalOpcodesAreFree(),
+              "internal opcodes overlap bytecode-17 core opcodes");
+
+// Index of each ExtF32 opcode byte in kExtF32OpcodeBytes (0xFF: none).
+constexpr std::array<uint8_t, 256> MakeExtF32Index() {
+  std::array<uint8_t, 256> index{};
+  for (uint8_t& slot : index) slot = 0xFF;
+  for (size_t i = 0; i < kExtF32Count; ++i) {
+    index[bytecode::kExtF32OpcodeBytes[i]] = static_cast<uint8_t>(i);
+  }
+  return index;
+}
+constexpr std::array<uint8_t, 256> kExtF32Index = MakeExtF32Index();
+
+bool IsScalarRemap(RemapList remap) {
+  for (size_t i = 0; i < remap.size(); ++i) {
+    if ((remap.source(i) | remap.destination(i)) & kRefRegisterBit) return false;
+  }
+  return true;
+}
+
+void Put16(uint8_t* p, uint16_t value) {
+  p[0] = static_cast<uint8_t>(value);
+  p[1] = static_cast<uint8_t>(value >> 8);
+}
+void Put32(uint8_t* p, uint32_t value) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(value >> (8 * i));
+}
+uint8_t* PutPairs(uint8_t* p, RemapList remap) {
+  for (size_t i = 0; i < remap.size(); ++i) {
+    Put16(p, remap.source(i));
+    Put16(p + 2, remap.destination(i));
+    p += 4;
+  }
+  return p;
+}
+// Offset from the branch at `pc` to the instruction after the block marker
+// at `target`.
+uint32_t Relative(uint32_t pc, uint32_t target) {
+  return static_cast<uint32_t>(static_cast<int64_t>(target) + 1 -
+                               static_cast<int64_t>(pc));
+}
+
+ExecOpcode BranchOpcode(size_t copies) {
+  switch (copies) {
+    case 0: return ExecOpcode::kBrI32x0;
+    case 1: return ExecOpcode::kBrI32x1;
+    case 2: return ExecOpcode::kBrI32x2;
+    case 3: return ExecOpcode::kBrI32x3;
+    default: return ExecOpcode::kBrI32xN;
+  }
+}
+
+// The fused compare-and-branch opcode of an i32 comparison, if it has one.
+bool FusedCompare(uint8_t core_opcode, ExecOpcode* fused) {
+  using bytecode::CoreOpcode;
+  switch (static_cast<CoreOpcode>(core_opcode)) {
+    case CoreOpcode::CmpEQI32: *fused = ExecOpcode::kCmpEQI32Br; return true;
+    case CoreOpcode::CmpNEI32: *fused = ExecOpcode::kCmpNEI32Br; return true;
+    case CoreOpcode::CmpLTI32S: *fused = ExecOpcode::kCmpLTI32SBr; return true;
+    case CoreOpcode::CmpLTI32U: *fused = ExecOpcode::kCmpLTI32UBr; return true;
+    case CoreOpcode::CmpNZI32: *fused = ExecOpcode::kCmpNZI32Br; return true;
+    default: return false;
+  }
+}
+
+// ---- branch copy coalescing ------------------------------------------------
+//
+// A loop back-edge `vm.br ^head(%s -> %d)` copies a value computed in the
+// body into the register the header reads. When the instruction D that
+// computes %s is in the branch's own block, and nothing between D and the
+// branch touches %s or %d, D can write %d directly and the copy disappears
+// -- provided %s is dead where the branch goes (nobody reads the value it no
+// longer holds) and no other copy of the branch mentions %s or %d (copies
+// apply in order). Every loop-carried value otherwise makes an extra
+// store-to-load round trip through the register file per iteration.
+//
+// Liveness is a standard backward dataflow over the int register bank. It
+// only needs to be safe: reads are over-approximated (a 64-bit-capable list
+// entry counts as two registers) and writes under-approximated (call
+// results and branch copies are not treated as kills).
+
+class RegisterSet {
+ public:
+  explicit RegisterSet(size_t count) : words_((count + 63) / 64, 0) {}
+  void Set(uint32_t r) { words_[r / 64] |= uint64_t{1} << (r % 64); }
+  bool Test(uint32_t r) const { return (words_[r / 64] >> (r % 64)) & 1; }
+  // this |= other; returns whether anything changed.
+  bool Merge(const RegisterSet& other) {
+    bool changed = false;
+    for (size_t i = 0; i < words_.size(); ++i) {
+      uint64_t merged = words_[i] | other.words_[i];
+      changed |= merged != words_[i];
+      words_[i] = merged;
+    }
+    return changed;
+  }
+  // this = uses | (out & ~defs)
+  void SetTransfer(const RegisterSet& uses, const RegisterSet& out,
+                   const RegisterSet& defs) {
+    for (size_t i = 0; i < words_.size(); ++i) {
+      words_[i] = uses.words_[i] | (out.words_[i] & ~defs.words_[i]);
+    }
+  }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+// The int-bank registers an instruction reads and surely writes.
+struct RegisterEffects {
+  std::vector<uint32_t> reads;
+  std::vector<uint32_t> writes;
+  bool fixed_length = true;  // no list, remap, string or table fields
+};
+
+void AddRegister(std::vector<uint32_t>& out, uint16_t reg, bool wide) {
+  out.push_back(reg);
+  if (wide) out.push_back(uint32_t{reg} + 1);
+}
+
+RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
+  using bytecode::FieldEncoding;
+  using bytecode::ValueType;
+  RegisterEffects effects;
+  for (const bytecode::DecodedField& field : instruction.field_span()) {
+    const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
+    switch (traits.encoding) {
+      case FieldEncoding::kRegister:
+        if (traits.type == ValueType::kRef || (field.reg & kRefRegisterBit)) break;
+        AddRegister(traits.is_write ? effects.writes : effects.reads, field.reg,
+                    bytecode::IsWideValueType(traits.type));
+        break;
+      case FieldEncoding::kRegisterList:
+        effects.fixed_length = false;
+        if (traits.is_write || field.kind() == bytecode::FieldKind::kSegmentSizes) {
+          break;  // call results: not counted as writes (safe)
+        }
+        for (size_t i = 0; i < field.list.size(); ++i) {
+          uint16_t reg = field.list[i];
+          if (reg & kRefRegisterBit) continue;
+          AddRegister(effects.reads, reg,
+                      traits.type != ValueType::kI32 && traits.type != ValueType::kF32);
+        }
+        break;
+      case FieldEncoding::kRemapList:
+        effects.fixed_length = false;
+        for (size_t i = 0; i < field.remap.size(); ++i) {
+          if (!(field.remap.source(i) & kRefRegisterBit)) {
+            effects.reads.push_back(field.remap.source(i));
+          }
+        }
+        break;
+      case FieldEncoding::kBranchTable:
+        effects.fixed_length = false;
+        for (bytecode::BranchCase branch_case : field.cases) {
+          for (size_t i = 0; i < branch_case.remap.size(); ++i) {
+            if (!(branch_case.remap.source(i) & kRefRegisterBit)) {
+              effects.reads.push_back(branch_case.remap.source(i));
+            }
+          }
+        }
+        break;
+      case FieldEncoding::kString:
+        effects.fixed_length = false;
+        break;
+      default:
+        break;
+    }
+  }
+  return effects;
+}
+
+// The single 32-bit register result of a fixed-length instruction: the
+// field, or null when the instruction writes anything else or nothing.
+const bytecode::DecodedField* Single32BitResult(const DecodedInstruction& instruction) {
+  const bytecode::DecodedField* result = nullptr;
+  for (const bytecode::DecodedField& field : instruction.field_span()) {
+    const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
+    if (!traits.is_write) continue;
+    if (result != nullptr) return nullptr;
+    if (field.kind() != bytecode::FieldKind::kResI32 &&
+        field.kind() != bytecode::FieldKind::kResF32) {
+      return nullptr;
+    }
+    result = &field;
+  }
+  return result;
+}
+
+struct Coalesced {
+  // Per branch pc: the copies that remain, (source, destination) pairs.
+  std::vector<std::pair<uint32_t, std::vector<std::pair<uint16_t, uint16_t>>>> branches;
+  // Register fields to rewrite: (function offset of the u16, new register).
+  std::vector<std::pair<uint32_t, uint16_t>> results;
+};
+
+Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
+  // Instructions, blocks, and the register count the bitsets need.
+  std::vector<uint32_t> pcs;
+  std::vector<uint32_t> block_of;      // per instruction
+  std::vector<uint32_t> block_start;   // per block: first instruction index
+  std::vector<int64_t> block_by_marker_pc(function.size() + 1, -1);
+  uint32_t register_limit = 2;
+  DecodedInstruction instruction;
+  for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
+                          "preparing pc %u for execution", pc);
+    if (instruction.info->has_flag(bytecode::kBlockMarker)) {
+      block_by_marker_pc[pc] = static_cast<int64_t>(block_start.size());
+      block_start.push_back(static_cast<uint32_t>(pcs.size()));
+    }
+    if (block_start.empty()) return Coalesced{};  // verified code starts with a marker
+    block_of.push_back(static_cast<uint32_t>(block_start.size() - 1));
+    pcs.push_back(pc);
+    RegisterEffects effects = EffectsOf(instruction);
+    for (uint32_t r : effects.reads) register_limit = std::max(register_limit, r + 2);
+    for (uint32_t r : effects.writes) register_limit = std::max(register_limit, r + 2);
+  }
+  const size_t block_count = block_start.size();
+  if (block_count == 0) return Coalesced{};
+
+  // Per-block uses (read before written), definitions and successors.
+  std::vector<RegisterSet> uses(block_count, RegisterSet(register_limit));
+  std::vector<RegisterSet> defs(block_count, RegisterSet(register_limit));
+  std::vector<std::vector<uint32_t>> successors(block_count);
+  for (size_t i = 0; i < pcs.size(); ++i) {
+    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
+    uint32_t b = block_of[i];
+    RegisterEffects effects = EffectsOf(instruction);
+    for (uint32_t r : effects.reads) {
+      if (!defs[b].Test(r)) uses[b].Set(r);
+    }
+    for (uint32_t r : effects.writes) defs[b].Set(r);
+    Status target_status;
+    instruction.ForEachBranchTarget([&](uint32_t target) {
+      if (target >= block_by_marker_pc.size() || block_by_marker_pc[target] < 0) {
+        target_status = InternalError("branch target is not a block");
+        return;
+      }
+      successors[b].push_back(static_cast<uint32_t>(block_by_marker_pc[target]));
+    });
+    EMBER_RETURN_IF_ERROR(target_status);
+  }
+  std::vector<RegisterSet> live_in(block_count, RegisterSet(register_limit));
+  RegisterSet live_out(register_limit);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t b = block_count; b-- > 0;) {
+      live_out = RegisterSet(register_limit);
+      for (uint32_t s : successors[b]) live_out.Merge(live_in[s]);
+      RegisterSet updated(register_limit);
+      updated.SetTransfer(uses[b], live_out, defs[b]);
+      changed |= live_in[b].Merge(updated);
+    }
+  }
+
+  Coalesced out;
+  for (size_t i = 0; i < pcs.size(); ++i) {
+    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
+    const bytecode::OpcodeInfo& info = *instruction.info;
+    if (info.set != OpcodeSet::kCore ||
+        info.opcode != static_cast<uint8_t>(bytecode::CoreOpcode::Branch)) {
+      continue;
+    }
+    RemapList remap = instruction.field(1).remap;
+    if (remap.empty() || !IsScalarRemap(remap)) continue;
+    uint32_t target = static_cast<uint32_t>(block_by_marker_pc[instruction.field(0).u32()]);
+    std::vector<std::pair<uint16_t, uint16_t>> pairs;
+    for (size_t k = 0; k < remap.size(); ++k) {
+      pairs.emplace_back(remap.source(k), remap.destination(k));
+    }
+    bool changed = false;
+    for (size_t k = 0; k < pairs.size();) {
+      const uint16_t source = pairs[k].first;
+      const uint16_t destination = pairs[k].second;
+      auto mentions = [&](uint16_t reg) { return reg == source || reg == destination; };
+      bool removable = false;
+      if (source == destination) {
+        removable = true;  // a copy onto itself does nothing
+      } else {
+        bool alone = true;
+        for (size_t j = 0; j < pairs.size(); ++j) {
+          if (j != k && (mentions(pairs[j].first) || mentions(pairs[j].second))) alone = false;
+        }
+        if (alone && !live_in[target].Test(source)) {
+          // Walk back through the block to the instruction that computes
+          // `source`; everything in between must leave both registers alone.
+          DecodedInstruction prior;
+          for (size_t p = i; p-- > block_start[block_of[i]];) {
+            EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[p], &prior));
+            if (prior.info->has_flag(bytecode::kBlockMarker)) break;
+            RegisterEffects effects = EffectsOf(prior);
+            if (!effects.fixed_length) break;
+            const bytecode::DecodedField* result = Single32BitResult(prior);
+            if (result != nullptr && result->reg == source) {
+              out.results.emplace_back(result->offset, destination);
+              removable = true;
+              break;
+            }
+            bool touches = false;
+            for (uint32_t r : effects.reads) touches |= r == source || r == destination;
+            for (uint32_t r : effects.writes) touches |= r == source || r == destination;
+            if (touches) break;
+          }
+        }
+      }
+      if (removable) {
+        pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(k));
+        changed = true;
+      } else {
+        ++k;
+      }
+    }
+    if (changed) out.branches.emplace_back(pcs[i], std::move(pairs));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
+                                                const ExecOptions& options) {
+  std::vector<uint8_t> code(function.begin(), function.end());
+  if (!options.rewrite) return code;
+  EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function));
+  for (auto [offset, reg] : coalesced.results) Put16(code.data() + offset, reg);
+  DecodedInstruction instruction;
+  // The previous instruction when it was an i32 comparison that can fuse
+  // with a following vm.cond_br: its pc, result register, fused opcode.
+  struct PendingCompare {
+    uint32_t pc;
+    uint16_t result;
+    ExecOpcode fused;
+  };
+  std::optional<PendingCompare> compare;
+  for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
+                          "preparing pc %u for execution", pc);
+    const bytecode::OpcodeInfo& info = *instruction.info;
+    uint8_t* at = code.data() + pc;
+    const size_t length = instruction.next_pc - pc;
+    std::optional<PendingCompare> previous = compare;
+    compare.reset();
+    ExecOpcode fused;
+    if (info.set == OpcodeSet::kCore && FusedCompare(info.opcode, &fused)) {
+      const bytecode::DecodedField& result =
+          instruction.field(instruction.field_count - 1);
+      compare = PendingCompare{pc, result.reg, fused};
+      continue;
+    }
+    if (info.set == OpcodeSet::kExtF32) {
+      if (options.direct_ext_f32) {
+        at[0] = static_cast<uint8_t>(kFirstDirectExtF32Opcode +
+                                     kExtF32Index[info.opcode]);
+      }
+      continue;
+    }
+    if (info.set != OpcodeSet::kCore) continue;
+    if (info.opcode == static_cast<uint8_t>(bytecode::CoreOpcode::Branch)) {
+      RemapList remap = instruction.field(1).remap;
+      if (!IsScalarRemap(remap)) continue;
+      std::vector<std::pair<uint16_t, uint16_t>> pairs;
+      for (size_t k = 0; k < remap.size(); ++k) {
+        pairs.emplace_back(remap.source(k), remap.destination(k));
+      }
+      for (const auto& [branch_pc, remaining] : coalesced.branches) {
+        if (branch_pc == pc) pairs = remaining;
+      }
+      size_t needed = exec_layout::kBrPairs + size_t{4} * pairs.size();
+      if (needed > length) continue;  // cannot happen: padding only adds
+      at[0] = static_cast<uint8_t>(BranchOpcode(pairs.size()));
+      Put32(at + exec_layout::kBrRel, Relative(pc, instruction.field(0).u32()));
+      Put16(at + exec_layout::kBrCount, static_cast<uint16_t>(pairs.size()));
+      uint8_t* p = at + exec_layout::kBrPairs;
+      for (auto [source, destination] : pairs) {
+        Put16(p, source);
+        Put16(p + 2, destination);
+        p += 4;
+      }
+      continue;
+    }
+    if (info.opcode == static_cast<uint8_t>(bytecode::CoreOpcode::CondBranch)) {
+      RemapList true_remap = instruction.field(2).remap;
+      RemapList false_remap = instruction.field(4).remap;
+      if (!IsScalarRemap(true_remap) || !IsScalarRemap(false_remap)) continue;
+      size_t needed = exec_layout::kCondBrPairs +
+                      size_t{4} * (true_remap.size() + false_remap.size());
+      if (needed > length) continue;
+      bool no_copies = true_remap.empty() && false_remap.empty();
+      at[0] = static_cast<uint8_t>(no_copies ? ExecOpcode::kCondBrI32x00
+                                             : ExecOpcode::kCondBrI32xN);
+      Put16(at + exec_layout::kCondBrCondition, instruction.field(0).reg);
+      Put32(at + exec_layout::kCondBrTrueRel,
+            Relative(pc, instruction.field(1).u32()));
+      Put32(at + exec_layout::kCondBrFalseRel,
+            Relative(pc, instruction.field(3).u32()));
+      Put16(at + exec_layout::kCondBrTrueCount, true_remap.size());
+      Put16(at + exec_layout::kCondBrFalseCount, false_remap.size());
+      PutPairs(PutPairs(at + exec_layout::kCondBrPairs, true_remap), false_remap);
+      if (previous && previous->result == instruction.field(0).reg) {
+        code[previous->pc] = static_cast<uint8_t>(previous->fused);
+      }
+      continue;
+    }
+  }
+  return code;
+}
+
+}  // namespace ember::vm::bytecode_internal

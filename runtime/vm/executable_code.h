@@ -1,0 +1,129 @@
+// The executable copy of a function's bytecode ("quickening").
+//
+// The interpreter does not run the bytes of the module file. When a
+// BytecodeModule is created, after the verifier has accepted every function,
+// each function is copied once and a few hot instructions in the copy are
+// rewritten into Ember-internal forms that are cheaper to execute. The
+// rewrite never changes an instruction's start or length, so every pc --
+// branch targets, return addresses, the pcs in stack traces and source maps
+// -- means the same in both copies, and an instruction that is not rewritten
+// is executed exactly as the file encodes it.
+//
+// Internal opcodes use byte values that no bytecode-17 core opcode uses
+// (core opcodes are 0x00-0x88 plus the prefixes 0xE0/0xE1; a static_assert
+// in executable_code.cc checks that the two sets are disjoint).
+//
+//  * Direct ExtF32 instructions (computed-goto builds only). An ExtF32
+//    instruction is encoded as the prefix 0xE0, its opcode, then its fields.
+//    Running it costs two dispatches. In the copy the prefix byte becomes
+//    kFirstDirectExtF32Opcode + (the op's index in the ExtF32 table); the op
+//    byte and the fields stay where they were, so the handler is unchanged
+//    and one dispatch reaches it. ExtF64 keeps the prefix: there are not
+//    enough free byte values for both sets, and f64 is rare in compiled
+//    programs (the compiler demotes it by default).
+//
+//  * Branches whose operand copies are all i32-bank registers (no refs),
+//    the shape of every loop back-edge over scalars. The encoding pads each
+//    remap list to an even offset and stores absolute targets, so a generic
+//    branch computes an alignment and walks a list with a per-entry bank
+//    test. The copy re-encodes the instruction, inside its own bytes, as
+//      vm.br      [op][rel i32 @1][n u16 @5][n x (src u16, dst u16) @7]
+//      vm.cond_br [op][cond u16 @1][true rel i32 @3][false rel i32 @7]
+//                 [t u16 @11][f u16 @13][t pairs @15][f pairs after them]
+//    where `rel` is the target's block marker + 1 minus the branch's pc (a
+//    jump is `ip += rel`). Unconditional branches with 0-3 copies and
+//    conditional branches with no copies get opcodes of their own, so their
+//    handlers are straight-line code. The re-encoded form is never longer
+//    than the original (it drops the padding); leftover bytes are unused.
+//
+//  * Branch copy coalescing (executable_code.cc, CoalesceBranchCopies). A
+//    copy `%s -> %d` of an unconditional vm.br is removed when the
+//    instruction that computes %s sits in the branch's block, nothing after
+//    it touches %s or %d, %s is dead at the target and no other copy of the
+//    branch names either register: that instruction's result field is
+//    rewritten to %d. Loop-carried values then skip one store-to-load round
+//    trip through the register file per iteration.
+//
+//  * Compare-and-branch. An i32 comparison (eq, ne, lt.s, lt.u, nz)
+//    immediately followed by a rewritten vm.cond_br on its result -- the
+//    head of nearly every loop -- gets a fused opcode: the handler writes
+//    the comparison's result register as usual and then performs the
+//    branch that follows without dispatching it. The vm.cond_br keeps its
+//    own (rewritten) encoding at its own pc.
+//
+// Branches with ref operands, br_table, calls and everything else run from
+// the original encoding.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "runtime/base/status.h"
+
+#if !defined(EMBER_VM_DISPATCH_SWITCH) && (defined(__GNUC__) || defined(__clang__))
+#define EMBER_VM_COMPUTED_GOTO 1
+#else
+#define EMBER_VM_COMPUTED_GOTO 0
+#endif
+
+namespace ember::vm::bytecode_internal {
+
+// The Ember-internal opcodes: X(Name, byte). Names become labels/cases in
+// the interpreter as op_Exec_<Name>.
+#define EMBER_VM_EXEC_OPCODES(X) \
+  X(BrI32x0, 0xE2)               \
+  X(BrI32x1, 0xE3)               \
+  X(BrI32x2, 0xE4)               \
+  X(BrI32x3, 0xE5)               \
+  X(BrI32xN, 0xE6)               \
+  X(CondBrI32x00, 0xE7)          \
+  X(CondBrI32xN, 0xE8)           \
+  X(CmpEQI32Br, 0xE9)            \
+  X(CmpNEI32Br, 0xEA)            \
+  X(CmpLTI32SBr, 0xEB)           \
+  X(CmpLTI32UBr, 0xEC)           \
+  X(CmpNZI32Br, 0xED)
+
+enum class ExecOpcode : uint8_t {
+#define EMBER_VM_EXEC_ENUM(name, byte) k##name = byte,
+  EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_ENUM)
+#undef EMBER_VM_EXEC_ENUM
+};
+
+// Direct ExtF32 opcodes occupy [kFirstDirectExtF32Opcode,
+// kFirstDirectExtF32Opcode + number of ExtF32 ops).
+inline constexpr uint8_t kFirstDirectExtF32Opcode = 0x89;
+
+// Whether the copy maps ExtF32 instructions to direct opcodes. The switch
+// fallback dispatches extension ops in a nested switch, so it runs them
+// from the prefixed form.
+inline constexpr bool kDirectExtF32 = EMBER_VM_COMPUTED_GOTO != 0;
+
+// Field offsets of the re-encoded branches (see above).
+namespace exec_layout {
+inline constexpr int kBrRel = 1;
+inline constexpr int kBrCount = 5;
+inline constexpr int kBrPairs = 7;
+inline constexpr int kCondBrCondition = 1;
+inline constexpr int kCondBrTrueRel = 3;
+inline constexpr int kCondBrFalseRel = 7;
+inline constexpr int kCondBrTrueCount = 11;
+inline constexpr int kCondBrFalseCount = 13;
+inline constexpr int kCondBrPairs = 15;
+}  // namespace exec_layout
+
+struct ExecOptions {
+  // False: the copy is the file's bytecode unchanged (for differential
+  // tests of the rewrites, and for debugging).
+  bool rewrite = true;
+  bool direct_ext_f32 = kDirectExtF32;
+};
+
+// Returns the executable copy of one verified function (`function` is its
+// bytecode, as the verifier saw it). Fails only if the bytes do not decode,
+// which the verifier rules out.
+Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
+                                                const ExecOptions& options = {});
+
+}  // namespace ember::vm::bytecode_internal

@@ -1,0 +1,158 @@
+// Tests of the executable copy (executable_code.h) on compiled programs:
+// the copy keeps every instruction boundary, changes only what the rewrites
+// may change, and does rewrite the loop shapes it is meant for. Whether the
+// rewritten code computes the same results is op_conformance_test's job (it
+// runs every op program both ways).
+#include "runtime/vm/executable_code.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "runtime/testing/corpus.h"
+#include "runtime/vm/bytecode/decoder.h"
+#include "runtime/vm/bytecode/instruction_layout.h"
+#include "runtime/vm/bytecode/module_file.h"
+
+namespace ember::vm::bytecode_internal {
+namespace {
+
+using bytecode::DecodedInstruction;
+
+bool IsInternalOpcode(uint8_t byte) {
+  switch (static_cast<ExecOpcode>(byte)) {
+#define EMBER_VM_EXEC_CASE(name, value) case ExecOpcode::k##name:
+    EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_CASE)
+#undef EMBER_VM_EXEC_CASE
+    return true;
+  }
+  return byte >= kFirstDirectExtF32Opcode &&
+         byte < kFirstDirectExtF32Opcode + std::size(bytecode::kExtF32OpcodeBytes);
+}
+
+std::shared_ptr<const bytecode::ModuleFile> LoadOne(const std::string& name) {
+  for (auto& file : ember::testing::LoadCorpus(name)) {
+    if (file.name == name) {
+      auto loaded = bytecode::ModuleFile::LoadCopy(file.bytes);
+      EXPECT_TRUE(loaded.ok()) << loaded.status().ToString();
+      if (loaded.ok()) return *loaded;
+    }
+  }
+  return nullptr;
+}
+
+std::span<const uint8_t> ExportedFunction(const bytecode::ModuleFile& file,
+                                          std::string_view name) {
+  for (const auto& exported : file.def().exported_functions) {
+    if (exported.local_name == name) {
+      return file.FunctionBytecode(static_cast<size_t>(exported.internal_ordinal));
+    }
+  }
+  ADD_FAILURE() << "no export " << name;
+  return {};
+}
+
+// The pcs and decoded instructions of a function, in order.
+std::vector<DecodedInstruction> DecodeAll(std::span<const uint8_t> function) {
+  std::vector<DecodedInstruction> out;
+  DecodedInstruction instruction;
+  for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+    Status status = bytecode::DecodeInstruction(function, pc, &instruction);
+    EXPECT_TRUE(status.ok()) << status.ToString();
+    if (!status.ok()) break;
+    out.push_back(instruction);
+  }
+  return out;
+}
+
+TEST(ExecutableCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
+  auto corpus = ember::testing::LoadCorpus(".embedded");
+  if (corpus.empty()) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  size_t functions = 0;
+  size_t rewritten_instructions = 0;
+  for (const auto& entry : corpus) {
+    SCOPED_TRACE(entry.name);
+    auto loaded = bytecode::ModuleFile::LoadCopy(entry.bytes);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const bytecode::ModuleFile& file = **loaded;
+    for (size_t f = 0; f < file.def().function_descriptors.size(); ++f) {
+      std::span<const uint8_t> function = file.FunctionBytecode(f);
+      auto plain = MakeExecutableCode(function, ExecOptions{.rewrite = false});
+      ASSERT_TRUE(plain.ok());
+      EXPECT_TRUE(std::equal(plain->begin(), plain->end(), function.begin(),
+                             function.end()));
+      auto exec = MakeExecutableCode(function);
+      ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+      ASSERT_EQ(exec->size(), function.size());
+      ++functions;
+      for (const DecodedInstruction& instruction : DecodeAll(function)) {
+        uint8_t original = function[instruction.pc];
+        uint8_t now = (*exec)[instruction.pc];
+        if (now == original) continue;
+        ++rewritten_instructions;
+        EXPECT_TRUE(IsInternalOpcode(now))
+            << "pc " << instruction.pc << ": opcode 0x" << std::hex << int{original}
+            << " became 0x" << int{now};
+      }
+    }
+  }
+  EXPECT_GT(functions, 0u);
+  EXPECT_GT(rewritten_instructions, 0u);
+}
+
+// bench/vm_loop's shape: both loop-carried values are computed in the body,
+// so the back edge loses both copies, and the loop head compare fuses with
+// its cond_br.
+TEST(ExecutableCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
+  auto file = LoadOne("vm_ops_loops.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  std::span<const uint8_t> function = ExportedFunction(*file, "test_loop_carried_i32_f32");
+  auto exec = MakeExecutableCode(function);
+  ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+  int back_edges = 0;
+  int fused_heads = 0;
+  for (const DecodedInstruction& instruction : DecodeAll(function)) {
+    uint8_t now = (*exec)[instruction.pc];
+    if (instruction.info->set != bytecode::OpcodeSet::kCore) continue;
+    auto op = static_cast<bytecode::CoreOpcode>(instruction.info->opcode);
+    bool backward = instruction.field(0).u32() < instruction.pc;
+    if (op == bytecode::CoreOpcode::Branch && backward) {
+      ++back_edges;
+      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kBrI32x0))
+          << "back edge at pc " << instruction.pc << " kept copies";
+    }
+    if (op == bytecode::CoreOpcode::CmpLTI32S) {
+      ++fused_heads;
+      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kCmpLTI32SBr));
+    }
+  }
+  EXPECT_EQ(back_edges, 1);
+  EXPECT_EQ(fused_heads, 1);
+}
+
+// A value read again after it is computed keeps its copy.
+TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
+  auto file = LoadOne("vm_ops_loops.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  std::span<const uint8_t> function =
+      ExportedFunction(*file, "test_loop_value_read_after_definition");
+  auto exec = MakeExecutableCode(function);
+  ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+  bool found = false;
+  for (const DecodedInstruction& instruction : DecodeAll(function)) {
+    if (instruction.info->set != bytecode::OpcodeSet::kCore ||
+        instruction.info->opcode != static_cast<uint8_t>(bytecode::CoreOpcode::Branch) ||
+        instruction.field(0).u32() > instruction.pc) {
+      continue;  // not a back edge
+    }
+    found = true;
+    uint8_t now = (*exec)[instruction.pc];
+    EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrI32x0));
+    EXPECT_TRUE(IsInternalOpcode(now));
+  }
+  EXPECT_TRUE(found);
+}
+
+}  // namespace
+}  // namespace ember::vm::bytecode_internal
