@@ -355,6 +355,18 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   return out;
 }
 
+// The branch that jumps straight into fused head `head`, if any.
+bool BranchIntoHead(uint8_t head, ExecOpcode* chained) {
+  switch (static_cast<ExecOpcode>(head)) {
+    case ExecOpcode::kCmpEQI32Br: *chained = ExecOpcode::kBrToCmpEQI32Br; return true;
+    case ExecOpcode::kCmpNEI32Br: *chained = ExecOpcode::kBrToCmpNEI32Br; return true;
+    case ExecOpcode::kCmpLTI32SBr: *chained = ExecOpcode::kBrToCmpLTI32SBr; return true;
+    case ExecOpcode::kCmpLTI32UBr: *chained = ExecOpcode::kBrToCmpLTI32UBr; return true;
+    case ExecOpcode::kCmpNZI32Br: *chained = ExecOpcode::kBrToCmpNZI32Br; return true;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
@@ -364,6 +376,8 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function));
   for (auto [offset, reg] : coalesced.results) Put16(code.data() + offset, reg);
   DecodedInstruction instruction;
+  // Copyless unconditional branches: (pc, target pc after the marker).
+  std::vector<std::pair<uint32_t, uint32_t>> copyless_branches;
   // The previous instruction when it was an i32 comparison that can fuse
   // with a following vm.cond_br: its pc, result register, fused opcode.
   struct PendingCompare {
@@ -408,6 +422,9 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       size_t needed = exec_layout::kBrPairs + size_t{4} * pairs.size();
       if (needed > length) continue;  // cannot happen: padding only adds
       at[0] = static_cast<uint8_t>(BranchOpcode(pairs.size()));
+      if (pairs.empty()) {
+        copyless_branches.emplace_back(pc, instruction.field(0).u32() + 1);
+      }
       Put32(at + exec_layout::kBrRel, Relative(pc, instruction.field(0).u32()));
       Put16(at + exec_layout::kBrCount, static_cast<uint16_t>(pairs.size()));
       uint8_t* p = at + exec_layout::kBrPairs;
@@ -440,6 +457,13 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
         code[previous->pc] = static_cast<uint8_t>(previous->fused);
       }
       continue;
+    }
+  }
+  // Back edges into fused loop heads (every head is rewritten by now).
+  for (auto [pc, target] : copyless_branches) {
+    ExecOpcode chained;
+    if (target < code.size() && BranchIntoHead(code[target], &chained)) {
+      code[pc] = static_cast<uint8_t>(chained);
     }
   }
   return code;

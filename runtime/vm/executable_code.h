@@ -49,7 +49,10 @@
 //    head of nearly every loop -- gets a fused opcode: the handler writes
 //    the comparison's result register as usual and then performs the
 //    branch that follows without dispatching it. The vm.cond_br keeps its
-//    own (rewritten) encoding at its own pc.
+//    own (rewritten) encoding at its own pc. A vm.br without copies whose
+//    target starts with such a fused head -- a loop back edge -- becomes
+//    BrTo<head>: it jumps straight into the head's handler instead of
+//    dispatching on the head's opcode byte.
 //
 // Branches with ref operands, br_table, calls and everything else run from
 // the original encoding.
@@ -83,7 +86,12 @@ namespace ember::vm::bytecode_internal {
   X(CmpNEI32Br, 0xEA)            \
   X(CmpLTI32SBr, 0xEB)           \
   X(CmpLTI32UBr, 0xEC)           \
-  X(CmpNZI32Br, 0xED)
+  X(CmpNZI32Br, 0xED)            \
+  X(BrToCmpEQI32Br, 0xEE)        \
+  X(BrToCmpNEI32Br, 0xEF)        \
+  X(BrToCmpLTI32SBr, 0xF0)       \
+  X(BrToCmpLTI32UBr, 0xF1)       \
+  X(BrToCmpNZI32Br, 0xF2)
 
 enum class ExecOpcode : uint8_t {
 #define EMBER_VM_EXEC_ENUM(name, byte) k##name = byte,

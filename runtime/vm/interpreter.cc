@@ -1317,6 +1317,24 @@ Status Interpreter::Loop() {
     CMP_BR(CmpLTI32U, 2, R32(0) < R32(1))
     CMP_BR(CmpNZI32, 1, R32(0) != 0)
 #undef CMP_BR
+    // Copyless back edges into a fused loop head: jump, then run the head's
+    // handler directly (with the switch fallback: dispatch on it).
+#if EMBER_VM_COMPUTED_GOTO
+#define BR_TO_HEAD(head)                           \
+    XOP(BrTo##head) {                              \
+      ip += XREL(exec_layout::kBrRel);             \
+      goto op_Exec_##head;                         \
+    }
+#else
+#define BR_TO_HEAD(head)                           \
+    XOP(BrTo##head) { JUMP_TO(ip + XREL(exec_layout::kBrRel)); }
+#endif
+    BR_TO_HEAD(CmpEQI32Br)
+    BR_TO_HEAD(CmpNEI32Br)
+    BR_TO_HEAD(CmpLTI32SBr)
+    BR_TO_HEAD(CmpLTI32UBr)
+    BR_TO_HEAD(CmpNZI32Br)
+#undef BR_TO_HEAD
 #undef XCOPY
 #undef XREL
 #undef XU16
