@@ -453,7 +453,7 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       Put16(at + exec_layout::kCondBrTrueCount, true_remap.size());
       Put16(at + exec_layout::kCondBrFalseCount, false_remap.size());
       PutPairs(PutPairs(at + exec_layout::kCondBrPairs, true_remap), false_remap);
-      if (previous && previous->result == instruction.field(0).reg) {
+      if (no_copies && previous && previous->result == instruction.field(0).reg) {
         code[previous->pc] = static_cast<uint8_t>(previous->fused);
       }
       continue;

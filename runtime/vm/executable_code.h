@@ -45,7 +45,7 @@
 //    trip through the register file per iteration.
 //
 //  * Compare-and-branch. An i32 comparison (eq, ne, lt.s, lt.u, nz)
-//    immediately followed by a rewritten vm.cond_br on its result -- the
+//    immediately followed by a copyless vm.cond_br on its result -- the
 //    head of nearly every loop -- gets a fused opcode: the handler writes
 //    the comparison's result register as usual and then performs the
 //    branch that follows without dispatching it. The vm.cond_br keeps its

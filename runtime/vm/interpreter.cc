@@ -980,7 +980,6 @@ Status Interpreter::Loop() {
 #else
   uint32_t* regs = f->i32.data();
 #endif
-  uint32_t branch_condition = 0;  // see cond_br_with_condition
   Status error;
   // Refs and globals are off the arithmetic hot path; reading them through
   // `f` / `state_` leaves registers to the values every handler needs.
@@ -1281,19 +1280,10 @@ Status Interpreter::Loop() {
                         : XREL(exec_layout::kCondBrFalseRel)));
     }
     XOP(CondBrI32xN) {
-      branch_condition = regs[XU16(exec_layout::kCondBrCondition)];
-      goto cond_br_with_condition;
-    }
-    // A rewritten vm.cond_br at ip whose condition is `branch_condition`.
-    cond_br_with_condition: {
-      if (*ip == static_cast<uint8_t>(ExecOpcode::kCondBrI32x00)) {
-        JUMP_TO(ip + (branch_condition ? XREL(exec_layout::kCondBrTrueRel)
-                                       : XREL(exec_layout::kCondBrFalseRel)));
-      }
       const uint8_t* pair = ip + exec_layout::kCondBrPairs;
       const uint8_t* end = pair + 4 * XU16(exec_layout::kCondBrTrueCount);
       int32_t rel = XREL(exec_layout::kCondBrTrueRel);
-      if (branch_condition == 0) {
+      if (regs[XU16(exec_layout::kCondBrCondition)] == 0) {
         pair = end;
         end = pair + 4 * XU16(exec_layout::kCondBrFalseCount);
         rel = XREL(exec_layout::kCondBrFalseRel);
@@ -1302,14 +1292,16 @@ Status Interpreter::Loop() {
       JUMP_TO(ip + rel);
     }
     // Fused compare-and-branch: the comparison writes its result register,
-    // then the vm.cond_br right after it runs without a dispatch.
+    // then the copyless vm.cond_br right after it (CondBrI32x00 at
+    // ip + the comparison's size) branches without being dispatched.
 #define CMP_BR(core, result, expr)                                         \
     XOP(core##Br)                                                          \
     if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
-      branch_condition = (expr) ? 1u : 0u;                                 \
-      R32(result) = branch_condition;                                      \
+      const bool taken = (expr);                                           \
+      R32(result) = taken ? 1u : 0u;                                       \
       ip += Fixed<L::value.size>();                                        \
-      goto cond_br_with_condition;                                         \
+      JUMP_TO(ip + (taken ? XREL(exec_layout::kCondBrTrueRel)              \
+                          : XREL(exec_layout::kCondBrFalseRel)));          \
     }
     CMP_BR(CmpEQI32, 2, R32(0) == R32(1))
     CMP_BR(CmpNEI32, 2, R32(0) != R32(1))
