@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <optional>
 
 #include "runtime/vm/bytecode/decoder.h"
@@ -90,8 +91,20 @@ ExecOpcode BranchOpcode(size_t copies) {
 }
 
 // The fused compare-and-branch opcode of an i32 comparison, if it has one.
-bool FusedCompare(uint8_t core_opcode, ExecOpcode* fused) {
+// `dead`: the comparison's result is dead after the branch (only the branch
+// reads it), so the fused handler need not store it.
+bool FusedCompare(uint8_t core_opcode, bool dead, ExecOpcode* fused) {
   using bytecode::CoreOpcode;
+  if (dead) {
+    switch (static_cast<CoreOpcode>(core_opcode)) {
+      case CoreOpcode::CmpEQI32: *fused = ExecOpcode::kCmpEQI32BrD; return true;
+      case CoreOpcode::CmpNEI32: *fused = ExecOpcode::kCmpNEI32BrD; return true;
+      case CoreOpcode::CmpLTI32S: *fused = ExecOpcode::kCmpLTI32SBrD; return true;
+      case CoreOpcode::CmpLTI32U: *fused = ExecOpcode::kCmpLTI32UBrD; return true;
+      case CoreOpcode::CmpNZI32: *fused = ExecOpcode::kCmpNZI32BrD; return true;
+      default: return false;
+    }
+  }
   switch (static_cast<CoreOpcode>(core_opcode)) {
     case CoreOpcode::CmpEQI32: *fused = ExecOpcode::kCmpEQI32Br; return true;
     case CoreOpcode::CmpNEI32: *fused = ExecOpcode::kCmpNEI32Br; return true;
@@ -231,6 +244,8 @@ struct Coalesced {
   std::vector<std::pair<uint32_t, std::vector<std::pair<uint16_t, uint16_t>>>> branches;
   // Register fields to rewrite: (function offset of the u16, new register).
   std::vector<std::pair<uint32_t, uint16_t>> results;
+  // Pcs of the vm.cond_br whose condition register is dead at both targets.
+  std::vector<uint32_t> dead_conditions;
 };
 
 Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
@@ -297,6 +312,16 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   for (size_t i = 0; i < pcs.size(); ++i) {
     EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
     const bytecode::OpcodeInfo& info = *instruction.info;
+    if (info.set == OpcodeSet::kCore &&
+        info.opcode == static_cast<uint8_t>(bytecode::CoreOpcode::CondBranch)) {
+      uint16_t condition = instruction.field(0).reg;
+      uint32_t on_true = static_cast<uint32_t>(block_by_marker_pc[instruction.field(1).u32()]);
+      uint32_t on_false = static_cast<uint32_t>(block_by_marker_pc[instruction.field(3).u32()]);
+      if (!live_in[on_true].Test(condition) && !live_in[on_false].Test(condition)) {
+        out.dead_conditions.push_back(pcs[i]);
+      }
+      continue;
+    }
     if (info.set != OpcodeSet::kCore ||
         info.opcode != static_cast<uint8_t>(bytecode::CoreOpcode::Branch)) {
       continue;
@@ -355,6 +380,113 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   return out;
 }
 
+// ---- constant registers -----------------------------------------------------
+// Registers that hold one i32 constant for the whole function: written once,
+// by vm.const.i32 / vm.const.i32.zero in the entry block, and not read in
+// that block before it. Every other kind of write -- including call results
+// and branch copies, counted with their 64-bit neighbours -- disqualifies.
+Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
+    std::span<const uint8_t> function) {
+  using bytecode::FieldEncoding;
+  std::vector<std::optional<int32_t>> constant;
+  std::vector<uint32_t> writes;    // per register: number of writes seen
+  std::vector<bool> read_early;    // read in the entry block before a write
+  auto grow = [&](uint32_t r) {
+    if (r >= writes.size()) {
+      writes.resize(r + 1, 0);
+      read_early.resize(r + 1, false);
+      constant.resize(r + 1);
+    }
+  };
+  auto written = [&](uint32_t r) {
+    grow(r);
+    ++writes[r];
+  };
+  DecodedInstruction instruction;
+  int blocks_seen = 0;
+  for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction));
+    const bytecode::OpcodeInfo& info = *instruction.info;
+    if (info.has_flag(bytecode::kBlockMarker)) ++blocks_seen;
+    const bool entry_block = blocks_seen <= 1;
+    RegisterEffects effects = EffectsOf(instruction);
+    if (entry_block) {
+      for (uint32_t r : effects.reads) {
+        grow(r);
+        if (writes[r] == 0) read_early[r] = true;
+      }
+    }
+    // Writes the effects leave out (call results, branch copies) count too.
+    for (const bytecode::DecodedField& field : instruction.field_span()) {
+      const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
+      if (traits.encoding == FieldEncoding::kRegisterList && traits.is_write) {
+        for (size_t i = 0; i < field.list.size(); ++i) {
+          if (field.list[i] & kRefRegisterBit) continue;
+          written(field.list[i]);
+          written(field.list[i] + 1u);
+        }
+      } else if (traits.encoding == FieldEncoding::kRemapList) {
+        for (size_t i = 0; i < field.remap.size(); ++i) {
+          if (!(field.remap.destination(i) & kRefRegisterBit)) {
+            written(field.remap.destination(i));
+          }
+        }
+      } else if (traits.encoding == FieldEncoding::kBranchTable) {
+        for (bytecode::BranchCase branch_case : field.cases) {
+          for (size_t i = 0; i < branch_case.remap.size(); ++i) {
+            if (!(branch_case.remap.destination(i) & kRefRegisterBit)) {
+              written(branch_case.remap.destination(i));
+            }
+          }
+        }
+      }
+    }
+    for (uint32_t r : effects.writes) written(r);
+    if (entry_block && info.set == OpcodeSet::kCore) {
+      auto op = static_cast<bytecode::CoreOpcode>(info.opcode);
+      if (op == bytecode::CoreOpcode::ConstI32Zero) {
+        constant[instruction.field(0).reg] = 0;
+      } else if (op == bytecode::CoreOpcode::ConstI32) {
+        constant[instruction.field(1).reg] = instruction.field(0).i32();
+      }
+    }
+  }
+  for (size_t r = 0; r < constant.size(); ++r) {
+    if (writes[r] != 1 || read_early[r]) constant[r].reset();
+  }
+  return constant;
+}
+
+// The immediate form of an i32 binary op, and whether it is commutative.
+bool ImmediateForm(uint8_t core_opcode, ExecOpcode* form, bool* commutative) {
+  using bytecode::CoreOpcode;
+  *commutative = true;
+  switch (static_cast<CoreOpcode>(core_opcode)) {
+    case CoreOpcode::AddI32: *form = ExecOpcode::kAddI32Imm; return true;
+    case CoreOpcode::MulI32: *form = ExecOpcode::kMulI32Imm; return true;
+    case CoreOpcode::AndI32: *form = ExecOpcode::kAndI32Imm; return true;
+    case CoreOpcode::OrI32: *form = ExecOpcode::kOrI32Imm; return true;
+    case CoreOpcode::XorI32: *form = ExecOpcode::kXorI32Imm; return true;
+    default: break;
+  }
+  *commutative = false;
+  switch (static_cast<CoreOpcode>(core_opcode)) {
+    case CoreOpcode::SubI32: *form = ExecOpcode::kSubI32Imm; return true;
+    case CoreOpcode::ShlI32: *form = ExecOpcode::kShlI32Imm; return true;
+    case CoreOpcode::ShrI32S: *form = ExecOpcode::kShrI32SImm; return true;
+    case CoreOpcode::ShrI32U: *form = ExecOpcode::kShrI32UImm; return true;
+    default: return false;
+  }
+}
+
+bool CpuHasFma() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("fma");
+#else
+  return false;
+#endif
+}
+
 // The branch that jumps straight into fused head `head`, if any.
 bool BranchIntoHead(uint8_t head, ExecOpcode* chained) {
   switch (static_cast<ExecOpcode>(head)) {
@@ -363,6 +495,11 @@ bool BranchIntoHead(uint8_t head, ExecOpcode* chained) {
     case ExecOpcode::kCmpLTI32SBr: *chained = ExecOpcode::kBrToCmpLTI32SBr; return true;
     case ExecOpcode::kCmpLTI32UBr: *chained = ExecOpcode::kBrToCmpLTI32UBr; return true;
     case ExecOpcode::kCmpNZI32Br: *chained = ExecOpcode::kBrToCmpNZI32Br; return true;
+    case ExecOpcode::kCmpEQI32BrD: *chained = ExecOpcode::kBrToCmpEQI32BrD; return true;
+    case ExecOpcode::kCmpNEI32BrD: *chained = ExecOpcode::kBrToCmpNEI32BrD; return true;
+    case ExecOpcode::kCmpLTI32SBrD: *chained = ExecOpcode::kBrToCmpLTI32SBrD; return true;
+    case ExecOpcode::kCmpLTI32UBrD: *chained = ExecOpcode::kBrToCmpLTI32UBrD; return true;
+    case ExecOpcode::kCmpNZI32BrD: *chained = ExecOpcode::kBrToCmpNZI32BrD; return true;
     default: return false;
   }
 }
@@ -374,6 +511,14 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   std::vector<uint8_t> code(function.begin(), function.end());
   if (!options.rewrite) return code;
   EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function));
+  EMBER_ASSIGN_OR_RETURN(std::vector<std::optional<int32_t>> constants,
+                         FindConstantRegisters(function));
+  auto small_constant = [&](uint16_t reg) -> std::optional<int32_t> {
+    if (reg >= constants.size() || !constants[reg]) return std::nullopt;
+    int32_t value = *constants[reg];
+    if (value < INT16_MIN || value > INT16_MAX) return std::nullopt;
+    return value;
+  };
   for (auto [offset, reg] : coalesced.results) Put16(code.data() + offset, reg);
   DecodedInstruction instruction;
   // Copyless unconditional branches: (pc, target pc after the marker).
@@ -383,7 +528,7 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   struct PendingCompare {
     uint32_t pc;
     uint16_t result;
-    ExecOpcode fused;
+    uint8_t opcode;  // core opcode of the comparison
   };
   std::optional<PendingCompare> compare;
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
@@ -395,14 +540,37 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
     std::optional<PendingCompare> previous = compare;
     compare.reset();
     ExecOpcode fused;
-    if (info.set == OpcodeSet::kCore && FusedCompare(info.opcode, &fused)) {
+    if (info.set == OpcodeSet::kCore && FusedCompare(info.opcode, false, &fused)) {
       const bytecode::DecodedField& result =
           instruction.field(instruction.field_count - 1);
-      compare = PendingCompare{pc, result.reg, fused};
+      compare = PendingCompare{pc, result.reg, info.opcode};
+      continue;
+    }
+    ExecOpcode immediate_form;
+    bool commutative;
+    if (info.set == OpcodeSet::kCore &&
+        ImmediateForm(info.opcode, &immediate_form, &commutative)) {
+      // Fields: lhs, rhs, result (u16 each at offsets 1, 3, 5).
+      uint16_t lhs = instruction.field(0).reg;
+      uint16_t rhs = instruction.field(1).reg;
+      std::optional<int32_t> value = small_constant(rhs);
+      if (!value && commutative) {
+        value = small_constant(lhs);
+        if (value) lhs = rhs;
+      }
+      if (value) {
+        at[0] = static_cast<uint8_t>(immediate_form);
+        Put16(at + 1, lhs);
+        Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*value)));
+      }
       continue;
     }
     if (info.set == OpcodeSet::kExtF32) {
-      if (options.direct_ext_f32) {
+      if (options.direct_ext_f32 && info.opcode == static_cast<uint8_t>(
+                                        bytecode::ExtF32Opcode::FMAF32) &&
+          CpuHasFma()) {
+        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAF32Hw);
+      } else if (options.direct_ext_f32) {
         at[0] = static_cast<uint8_t>(kFirstDirectExtF32Opcode +
                                      kExtF32Index[info.opcode]);
       }
@@ -454,7 +622,12 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       Put16(at + exec_layout::kCondBrFalseCount, false_remap.size());
       PutPairs(PutPairs(at + exec_layout::kCondBrPairs, true_remap), false_remap);
       if (no_copies && previous && previous->result == instruction.field(0).reg) {
-        code[previous->pc] = static_cast<uint8_t>(previous->fused);
+        bool dead = std::find(coalesced.dead_conditions.begin(),
+                              coalesced.dead_conditions.end(),
+                              pc) != coalesced.dead_conditions.end();
+        if (FusedCompare(previous->opcode, dead, &fused)) {
+          code[previous->pc] = static_cast<uint8_t>(fused);
+        }
       }
       continue;
     }

@@ -44,12 +44,26 @@
 //    rewritten to %d. Loop-carried values then skip one store-to-load round
 //    trip through the register file per iteration.
 //
+//  * Constant operands. A register written exactly once in the whole
+//    function, by vm.const.i32 in the entry block before any read of it
+//    (the usual home of loop bounds, masks, strides), holds that constant
+//    everywhere. An i32 add/sub/mul/and/or/xor/shl/shr whose operand is such
+//    a register with a value that fits in 16 signed bits gets an immediate
+//    form: the value replaces the register number in the operand's u16
+//    slot (commutative ops move a constant left operand to the right). One
+//    register-file load fewer per execution.
+//
+//  * vm.fma.f32 becomes FMAF32Hw, a single vfmadd, when the CPU has FMA3
+//    (checked once here instead of on every execution).
+//
 //  * Compare-and-branch. An i32 comparison (eq, ne, lt.s, lt.u, nz)
 //    immediately followed by a copyless vm.cond_br on its result -- the
 //    head of nearly every loop -- gets a fused opcode: the handler writes
 //    the comparison's result register as usual and then performs the
 //    branch that follows without dispatching it. The vm.cond_br keeps its
-//    own (rewritten) encoding at its own pc. A vm.br without copies whose
+//    own (rewritten) encoding at its own pc. When liveness shows the
+//    comparison's result is dead at both targets (only the branch reads
+//    it), the ...BrD form skips writing it. A vm.br without copies whose
 //    target starts with such a fused head -- a loop back edge -- becomes
 //    BrTo<head>: it jumps straight into the head's handler instead of
 //    dispatching on the head's opcode byte.
@@ -91,7 +105,27 @@ namespace ember::vm::bytecode_internal {
   X(BrToCmpNEI32Br, 0xEF)        \
   X(BrToCmpLTI32SBr, 0xF0)       \
   X(BrToCmpLTI32UBr, 0xF1)       \
-  X(BrToCmpNZI32Br, 0xF2)
+  X(BrToCmpNZI32Br, 0xF2)        \
+  X(AddI32Imm, 0xF3)             \
+  X(SubI32Imm, 0xF4)             \
+  X(MulI32Imm, 0xF5)             \
+  X(AndI32Imm, 0xF6)             \
+  X(OrI32Imm, 0xF7)              \
+  X(XorI32Imm, 0xF8)             \
+  X(ShlI32Imm, 0xF9)             \
+  X(ShrI32SImm, 0xFA)            \
+  X(ShrI32UImm, 0xFB)            \
+  X(FMAF32Hw, 0xFC)              \
+  X(CmpEQI32BrD, 0xC7)           \
+  X(CmpNEI32BrD, 0xC8)           \
+  X(CmpLTI32SBrD, 0xC9)          \
+  X(CmpLTI32UBrD, 0xCA)          \
+  X(CmpNZI32BrD, 0xCB)           \
+  X(BrToCmpEQI32BrD, 0xCC)       \
+  X(BrToCmpNEI32BrD, 0xCD)       \
+  X(BrToCmpLTI32SBrD, 0xCE)      \
+  X(BrToCmpLTI32UBrD, 0xCF)      \
+  X(BrToCmpNZI32BrD, 0xD0)
 
 enum class ExecOpcode : uint8_t {
 #define EMBER_VM_EXEC_ENUM(name, byte) k##name = byte,

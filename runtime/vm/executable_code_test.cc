@@ -119,13 +119,14 @@ TEST(ExecutableCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
     bool backward = instruction.field(0).u32() < instruction.pc;
     if (op == bytecode::CoreOpcode::Branch && backward) {
       ++back_edges;
-      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBr))
+      // The head's result (%more) is dead after its branch: the D form.
+      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBrD))
           << "back edge at pc " << instruction.pc
           << " kept copies or does not enter the fused head";
     }
     if (op == bytecode::CoreOpcode::CmpLTI32S) {
       ++fused_heads;
-      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kCmpLTI32SBr));
+      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kCmpLTI32SBrD));
     }
   }
   EXPECT_EQ(back_edges, 1);
@@ -133,6 +134,49 @@ TEST(ExecutableCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
 }
 
 // A value read again after it is computed keeps its copy.
+// Constant operands become immediates; the f32 fma uses the FMA3 form when
+// the CPU has it; a compare result that is read after the loop is kept.
+TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
+  auto file = LoadOne("vm_ops_loops.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  {
+    std::span<const uint8_t> function =
+        ExportedFunction(*file, "test_loop_carried_i32_f32");
+    auto exec = MakeExecutableCode(function);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    int immediates = 0;
+    for (const DecodedInstruction& instruction : DecodeAll(function)) {
+      uint8_t now = (*exec)[instruction.pc];
+      if (now == static_cast<uint8_t>(ExecOpcode::kAndI32Imm) ||
+          now == static_cast<uint8_t>(ExecOpcode::kShrI32UImm) ||
+          now == static_cast<uint8_t>(ExecOpcode::kAddI32Imm)) {
+        ++immediates;
+        // The immediate replaces the constant register in operand slot 1.
+        int16_t value = static_cast<int16_t>((*exec)[instruction.pc + 3] |
+                                             ((*exec)[instruction.pc + 4] << 8));
+        EXPECT_TRUE(value == 255 || value == 1023 || value == 3 || value == 1)
+            << "immediate " << value << " at pc " << instruction.pc;
+      }
+    }
+    // and 255, and 1023, shr 3, add 1 (mul/add by the LCG constants do not
+    // fit in 16 bits and were fused into fma.i32 anyway).
+    EXPECT_EQ(immediates, 4);
+  }
+  {
+    std::span<const uint8_t> function =
+        ExportedFunction(*file, "test_loop_heads_each_compare");
+    auto exec = MakeExecutableCode(function);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    bool nz_keeps_result = false;
+    for (const DecodedInstruction& instruction : DecodeAll(function)) {
+      if ((*exec)[instruction.pc] == static_cast<uint8_t>(ExecOpcode::kCmpNZI32Br)) {
+        nz_keeps_result = true;
+      }
+    }
+    EXPECT_TRUE(nz_keeps_result) << "cmp.nz's result is passed out of the loop";
+  }
+}
+
 TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
@@ -151,6 +195,7 @@ TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
     uint8_t now = (*exec)[instruction.pc];
     EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrI32x0));
     EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBr));
+    EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBrD));
     EXPECT_TRUE(IsInternalOpcode(now));
   }
   EXPECT_TRUE(found);

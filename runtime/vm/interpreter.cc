@@ -595,6 +595,15 @@ inline double FusedMultiplyAdd(double a, double b, double c) {
 #endif
   return std::fma(a, b, c);
 }
+// For FMAF32Hw, which the executable copy uses only when the CPU has FMA3.
+inline float FusedMultiplyAddHw(float a, float b, float c) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
+  asm("vfmadd213ss %2, %1, %0" : "+x"(a) : "x"(b), "x"(c));  // a = b*a + c
+  return a;
+#else
+  return std::fma(a, b, c);
+#endif
+}
 float RoundEven(float x) { return std::nearbyint(x); }
 double RoundEven(double x) { return std::nearbyint(x); }
 
@@ -1294,11 +1303,19 @@ Status Interpreter::Loop() {
     // Fused compare-and-branch: the comparison writes its result register,
     // then the copyless vm.cond_br right after it (CondBrI32x00 at
     // ip + the comparison's size) branches without being dispatched.
+// The ...BrD forms leave out the result, which is dead after the branch.
 #define CMP_BR(core, result, expr)                                         \
     XOP(core##Br)                                                          \
     if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
       const bool taken = (expr);                                           \
       R32(result) = taken ? 1u : 0u;                                       \
+      ip += Fixed<L::value.size>();                                        \
+      JUMP_TO(ip + (taken ? XREL(exec_layout::kCondBrTrueRel)              \
+                          : XREL(exec_layout::kCondBrFalseRel)));          \
+    }                                                                      \
+    XOP(core##BrD)                                                         \
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
+      const bool taken = (expr);                                           \
       ip += Fixed<L::value.size>();                                        \
       JUMP_TO(ip + (taken ? XREL(exec_layout::kCondBrTrueRel)              \
                           : XREL(exec_layout::kCondBrFalseRel)));          \
@@ -1309,6 +1326,27 @@ Status Interpreter::Loop() {
     CMP_BR(CmpLTI32U, 2, R32(0) < R32(1))
     CMP_BR(CmpNZI32, 1, R32(0) != 0)
 #undef CMP_BR
+    // i32 ops with a constant right operand (executable_code.h): the u16
+    // slot of operand 1 holds the value, sign-extended from 16 bits.
+#define BIN_I32_IMM(name, expr)                                              \
+    XOP(name##Imm)                                                           \
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
+      [[maybe_unused]] const uint32_t ua = R32(0);                           \
+      [[maybe_unused]] const uint32_t imm =                                  \
+          static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(REG(1)))); \
+      R32(2) = static_cast<uint32_t>(expr);                                  \
+      NEXT();                                                                \
+    }
+    BIN_I32_IMM(AddI32, ua + imm)
+    BIN_I32_IMM(SubI32, ua - imm)
+    BIN_I32_IMM(MulI32, ua * imm)
+    BIN_I32_IMM(AndI32, ua & imm)
+    BIN_I32_IMM(OrI32, ua | imm)
+    BIN_I32_IMM(XorI32, ua ^ imm)
+    BIN_I32_IMM(ShlI32, ua << (imm & 31))
+    BIN_I32_IMM(ShrI32S, static_cast<int32_t>(ua) >> (imm & 31))
+    BIN_I32_IMM(ShrI32U, ua >> (imm & 31))
+#undef BIN_I32_IMM
     // Copyless back edges into a fused loop head: jump, then run the head's
     // handler directly (with the switch fallback: dispatch on it).
 #if EMBER_VM_COMPUTED_GOTO
@@ -1326,6 +1364,11 @@ Status Interpreter::Loop() {
     BR_TO_HEAD(CmpLTI32SBr)
     BR_TO_HEAD(CmpLTI32UBr)
     BR_TO_HEAD(CmpNZI32Br)
+    BR_TO_HEAD(CmpEQI32BrD)
+    BR_TO_HEAD(CmpNEI32BrD)
+    BR_TO_HEAD(CmpLTI32SBrD)
+    BR_TO_HEAD(CmpLTI32UBrD)
+    BR_TO_HEAD(CmpNZI32BrD)
 #undef BR_TO_HEAD
 #undef XCOPY
 #undef XREL
@@ -1512,6 +1555,13 @@ Status Interpreter::Loop() {
       JUMP_TO(cursor.position());
     }
     SIMPLE(Core, AssignRef, REF(1) = ReadRef(refs, REG(0)))
+
+    // vm.fma.f32 on a CPU with FMA3 (executable_code.h): one vfmadd.
+    XOP(FMAF32Hw)
+    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+      SETF32(3, FusedMultiplyAddHw(GETF32(0), GETF32(1), GETF32(2)));
+      NEXT();
+    }
 
     // ---- ExtF32 -----------------------------------------------------------
     BEGIN_EXT_OPS(PrefixExtF32, ext_f32)
