@@ -248,6 +248,12 @@ struct Coalesced {
   std::vector<uint32_t> dead_conditions;
 };
 
+// Limits of the liveness analysis: bitset words over all blocks (each of
+// uses, defs and live-in; 1M words = 8 MiB each) and backward sweeps
+// (enough for loop nests far deeper than compilers emit).
+constexpr size_t kMaxLivenessWords = size_t{1} << 20;
+constexpr int kMaxLivenessSweeps = 64;
+
 Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   // Instructions, blocks, and the register count the bitsets need.
   std::vector<uint32_t> pcs;
@@ -273,6 +279,12 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   const size_t block_count = block_start.size();
   if (block_count == 0) return Coalesced{};
 
+  // Hostile modules can be large: the analysis is skipped (nothing is
+  // coalesced, which is always correct) rather than allowed to take
+  // unbounded memory or time.
+  if (block_count * ((register_limit + 63) / 64) > kMaxLivenessWords) {
+    return Coalesced{};
+  }
   // Per-block uses (read before written), definitions and successors.
   std::vector<RegisterSet> uses(block_count, RegisterSet(register_limit));
   std::vector<RegisterSet> defs(block_count, RegisterSet(register_limit));
@@ -297,7 +309,9 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   }
   std::vector<RegisterSet> live_in(block_count, RegisterSet(register_limit));
   RegisterSet live_out(register_limit);
+  int sweeps = 0;
   for (bool changed = true; changed;) {
+    if (++sweeps > kMaxLivenessSweeps) return Coalesced{};
     changed = false;
     for (size_t b = block_count; b-- > 0;) {
       live_out = RegisterSet(register_limit);
