@@ -137,8 +137,8 @@ def machine() -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ember", help="path of ember-run-module")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--repeat", type=int, default=5,
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=7,
                         help="calls (Ember) / repetitions (IREE) per round")
     parser.add_argument("--no-write", action="store_true",
                         help="do not rewrite BENCHMARKS.md")
@@ -151,9 +151,15 @@ def main() -> int:
         module = compile_program(name, version)
         samples = {"ember_wall": [], "ember_cpu": [], "iree_wall": [], "iree_cpu": [],
                    "ratio_cpu": []}
-        for _ in range(args.rounds):
-            ew, ec, eres = time_ember(ember, module, function, value, args.repeat)
-            iw, ic, ires = time_iree(module, function, value, args.repeat)
+        for round_index in range(args.rounds):
+            # Alternate which runtime goes first, so that a machine speeding
+            # up or slowing down during a round favours neither.
+            if round_index % 2 == 0:
+                ew, ec, eres = time_ember(ember, module, function, value, args.repeat)
+                iw, ic, ires = time_iree(module, function, value, args.repeat)
+            else:
+                iw, ic, ires = time_iree(module, function, value, args.repeat)
+                ew, ec, eres = time_ember(ember, module, function, value, args.repeat)
             if eres != ires:
                 sys.exit(f"{name}: results differ: ember {eres} vs iree {ires}")
             samples["ember_wall"].append(ew)

@@ -127,9 +127,10 @@ bool FusedCompare(uint8_t core_opcode, bool dead, ExecOpcode* fused) {
 // store-to-load round trip through the register file per iteration.
 //
 // Liveness is a standard backward dataflow over the int register bank. It
-// only needs to be safe: reads are over-approximated (a 64-bit-capable list
-// entry counts as two registers) and writes under-approximated (call
-// results and branch copies are not treated as kills).
+// only needs to be safe: reads are over-approximated (an even-numbered entry
+// of a mixed list, which may be a 64-bit value, counts as two registers)
+// and writes under-approximated (call results and branch copies are not
+// treated as kills).
 
 class RegisterSet {
  public:
@@ -190,8 +191,12 @@ RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
         for (size_t i = 0; i < field.list.size(); ++i) {
           uint16_t reg = field.list[i];
           if (reg & kRefRegisterBit) continue;
-          AddRegister(effects.reads, reg,
-                      traits.type != ValueType::kI32 && traits.type != ValueType::kF32);
+          // An entry of a mixed list may be a 64-bit value (its width is in
+          // the callee's cconv); those always sit on an even pair.
+          bool maybe_wide = traits.type == ValueType::kI64 ||
+                            traits.type == ValueType::kF64 ||
+                            (traits.type == ValueType::kAny && reg % 2 == 0);
+          AddRegister(effects.reads, reg, maybe_wide);
         }
         break;
       case FieldEncoding::kRemapList:
@@ -437,7 +442,7 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
         for (size_t i = 0; i < field.list.size(); ++i) {
           if (field.list[i] & kRefRegisterBit) continue;
           written(field.list[i]);
-          written(field.list[i] + 1u);
+          if (field.list[i] % 2 == 0) written(field.list[i] + 1u);  // maybe 64-bit
         }
       } else if (traits.encoding == FieldEncoding::kRemapList) {
         for (size_t i = 0; i < field.remap.size(); ++i) {

@@ -598,7 +598,7 @@ inline double FusedMultiplyAdd(double a, double b, double c) {
 // For FMAF32Hw, which the executable copy uses only when the CPU has FMA3.
 inline float FusedMultiplyAddHw(float a, float b, float c) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
-  asm("vfmadd213ss %2, %1, %0" : "+x"(a) : "x"(b), "x"(c));  // a = b*a + c
+  asm("vfmadd213ss %2, %1, %0" : "+x"(a) : "x"(b), "xm"(c));  // a = b*a + c
   return a;
 #else
   return std::fma(a, b, c);
@@ -1559,7 +1559,12 @@ Status Interpreter::Loop() {
     // vm.fma.f32 on a CPU with FMA3 (executable_code.h): one vfmadd.
     XOP(FMAF32Hw)
     if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
-      SETF32(3, FusedMultiplyAddHw(GETF32(0), GETF32(1), GETF32(2)));
+      // Loaded as floats, straight into vector registers.
+      float a, b, c;
+      std::memcpy(&a, &R32(0), sizeof(a));
+      std::memcpy(&b, &R32(1), sizeof(b));
+      std::memcpy(&c, &R32(2), sizeof(c));
+      SETF32(3, FusedMultiplyAddHw(a, b, c));
       NEXT();
     }
 
