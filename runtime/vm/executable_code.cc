@@ -90,29 +90,38 @@ ExecOpcode BranchOpcode(size_t copies) {
   }
 }
 
+// The fusable i32 comparisons and their three internal forms: fused with
+// the branch (result stored), fused with the result left out (...BrD), and
+// the back edges that jump into each fused head.
+struct FusedCompareForms {
+  bytecode::CoreOpcode compare;
+  ExecOpcode fused;
+  ExecOpcode fused_dead;
+  ExecOpcode branch_into;
+  ExecOpcode branch_into_dead;
+};
+constexpr FusedCompareForms kFusedCompares[] = {
+#define EMBER_VM_FUSED_FORMS(name)                                        \
+  {bytecode::CoreOpcode::name, ExecOpcode::k##name##Br,                   \
+   ExecOpcode::k##name##BrD, ExecOpcode::kBrTo##name##Br,                 \
+   ExecOpcode::kBrTo##name##BrD},
+    EMBER_VM_FUSED_FORMS(CmpEQI32) EMBER_VM_FUSED_FORMS(CmpNEI32)
+    EMBER_VM_FUSED_FORMS(CmpLTI32S) EMBER_VM_FUSED_FORMS(CmpLTI32U)
+    EMBER_VM_FUSED_FORMS(CmpNZI32)
+#undef EMBER_VM_FUSED_FORMS
+};
+
 // The fused compare-and-branch opcode of an i32 comparison, if it has one.
 // `dead`: the comparison's result is dead after the branch (only the branch
 // reads it), so the fused handler need not store it.
 bool FusedCompare(uint8_t core_opcode, bool dead, ExecOpcode* fused) {
-  using bytecode::CoreOpcode;
-  if (dead) {
-    switch (static_cast<CoreOpcode>(core_opcode)) {
-      case CoreOpcode::CmpEQI32: *fused = ExecOpcode::kCmpEQI32BrD; return true;
-      case CoreOpcode::CmpNEI32: *fused = ExecOpcode::kCmpNEI32BrD; return true;
-      case CoreOpcode::CmpLTI32S: *fused = ExecOpcode::kCmpLTI32SBrD; return true;
-      case CoreOpcode::CmpLTI32U: *fused = ExecOpcode::kCmpLTI32UBrD; return true;
-      case CoreOpcode::CmpNZI32: *fused = ExecOpcode::kCmpNZI32BrD; return true;
-      default: return false;
+  for (const FusedCompareForms& forms : kFusedCompares) {
+    if (static_cast<uint8_t>(forms.compare) == core_opcode) {
+      *fused = dead ? forms.fused_dead : forms.fused;
+      return true;
     }
   }
-  switch (static_cast<CoreOpcode>(core_opcode)) {
-    case CoreOpcode::CmpEQI32: *fused = ExecOpcode::kCmpEQI32Br; return true;
-    case CoreOpcode::CmpNEI32: *fused = ExecOpcode::kCmpNEI32Br; return true;
-    case CoreOpcode::CmpLTI32S: *fused = ExecOpcode::kCmpLTI32SBr; return true;
-    case CoreOpcode::CmpLTI32U: *fused = ExecOpcode::kCmpLTI32UBr; return true;
-    case CoreOpcode::CmpNZI32: *fused = ExecOpcode::kCmpNZI32Br; return true;
-    default: return false;
-  }
+  return false;
 }
 
 // ---- branch copy coalescing ------------------------------------------------
@@ -245,11 +254,13 @@ const bytecode::DecodedField* Single32BitResult(const DecodedInstruction& instru
 }
 
 struct Coalesced {
-  // Per branch pc: the copies that remain, (source, destination) pairs.
+  // Per branch pc (ascending): the copies that remain, (source,
+  // destination) pairs.
   std::vector<std::pair<uint32_t, std::vector<std::pair<uint16_t, uint16_t>>>> branches;
   // Register fields to rewrite: (function offset of the u16, new register).
   std::vector<std::pair<uint32_t, uint16_t>> results;
-  // Pcs of the vm.cond_br whose condition register is dead at both targets.
+  // Pcs (ascending) of the vm.cond_br whose condition register is dead at
+  // both targets.
   std::vector<uint32_t> dead_conditions;
 };
 
@@ -508,19 +519,17 @@ bool CpuHasFma() {
 
 // The branch that jumps straight into fused head `head`, if any.
 bool BranchIntoHead(uint8_t head, ExecOpcode* chained) {
-  switch (static_cast<ExecOpcode>(head)) {
-    case ExecOpcode::kCmpEQI32Br: *chained = ExecOpcode::kBrToCmpEQI32Br; return true;
-    case ExecOpcode::kCmpNEI32Br: *chained = ExecOpcode::kBrToCmpNEI32Br; return true;
-    case ExecOpcode::kCmpLTI32SBr: *chained = ExecOpcode::kBrToCmpLTI32SBr; return true;
-    case ExecOpcode::kCmpLTI32UBr: *chained = ExecOpcode::kBrToCmpLTI32UBr; return true;
-    case ExecOpcode::kCmpNZI32Br: *chained = ExecOpcode::kBrToCmpNZI32Br; return true;
-    case ExecOpcode::kCmpEQI32BrD: *chained = ExecOpcode::kBrToCmpEQI32BrD; return true;
-    case ExecOpcode::kCmpNEI32BrD: *chained = ExecOpcode::kBrToCmpNEI32BrD; return true;
-    case ExecOpcode::kCmpLTI32SBrD: *chained = ExecOpcode::kBrToCmpLTI32SBrD; return true;
-    case ExecOpcode::kCmpLTI32UBrD: *chained = ExecOpcode::kBrToCmpLTI32UBrD; return true;
-    case ExecOpcode::kCmpNZI32BrD: *chained = ExecOpcode::kBrToCmpNZI32BrD; return true;
-    default: return false;
+  for (const FusedCompareForms& forms : kFusedCompares) {
+    if (head == static_cast<uint8_t>(forms.fused)) {
+      *chained = forms.branch_into;
+      return true;
+    }
+    if (head == static_cast<uint8_t>(forms.fused_dead)) {
+      *chained = forms.branch_into_dead;
+      return true;
+    }
   }
+  return false;
 }
 
 }  // namespace
@@ -603,8 +612,14 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       for (size_t k = 0; k < remap.size(); ++k) {
         pairs.emplace_back(remap.source(k), remap.destination(k));
       }
-      for (const auto& [branch_pc, remaining] : coalesced.branches) {
-        if (branch_pc == pc) pairs = remaining;
+      // Both lists are in pc order (binary search: no quadratic work on
+      // functions with many branches).
+      auto coalesced_branch = std::lower_bound(
+          coalesced.branches.begin(), coalesced.branches.end(), pc,
+          [](const auto& entry, uint32_t key) { return entry.first < key; });
+      if (coalesced_branch != coalesced.branches.end() &&
+          coalesced_branch->first == pc) {
+        pairs = coalesced_branch->second;
       }
       size_t needed = exec_layout::kBrPairs + size_t{4} * pairs.size();
       if (needed > length) continue;  // cannot happen: padding only adds
@@ -641,9 +656,8 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       Put16(at + exec_layout::kCondBrFalseCount, false_remap.size());
       PutPairs(PutPairs(at + exec_layout::kCondBrPairs, true_remap), false_remap);
       if (no_copies && previous && previous->result == instruction.field(0).reg) {
-        bool dead = std::find(coalesced.dead_conditions.begin(),
-                              coalesced.dead_conditions.end(),
-                              pc) != coalesced.dead_conditions.end();
+        bool dead = std::binary_search(coalesced.dead_conditions.begin(),
+                                       coalesced.dead_conditions.end(), pc);
         if (FusedCompare(previous->opcode, dead, &fused)) {
           code[previous->pc] = static_cast<uint8_t>(fused);
         }

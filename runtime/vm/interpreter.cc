@@ -1304,28 +1304,25 @@ Status Interpreter::Loop() {
     // then the copyless vm.cond_br right after it (CondBrI32x00 at
     // ip + the comparison's size) branches without being dispatched.
 // The ...BrD forms leave out the result, which is dead after the branch.
-#define CMP_BR(core, result, expr)                                         \
-    XOP(core##Br)                                                          \
+#define CMP_BR_FORM(core, label, store_result, result, expr)               \
+    XOP(label)                                                             \
     if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
       const bool taken = (expr);                                           \
-      R32(result) = taken ? 1u : 0u;                                       \
-      ip += Fixed<L::value.size>();                                        \
-      JUMP_TO(ip + (taken ? XREL(exec_layout::kCondBrTrueRel)              \
-                          : XREL(exec_layout::kCondBrFalseRel)));          \
-    }                                                                      \
-    XOP(core##BrD)                                                         \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
-      const bool taken = (expr);                                           \
+      if constexpr (store_result) R32(result) = taken ? 1u : 0u;           \
       ip += Fixed<L::value.size>();                                        \
       JUMP_TO(ip + (taken ? XREL(exec_layout::kCondBrTrueRel)              \
                           : XREL(exec_layout::kCondBrFalseRel)));          \
     }
+#define CMP_BR(core, result, expr)              \
+    CMP_BR_FORM(core, core##Br, true, result, expr)   \
+    CMP_BR_FORM(core, core##BrD, false, result, expr)
     CMP_BR(CmpEQI32, 2, R32(0) == R32(1))
     CMP_BR(CmpNEI32, 2, R32(0) != R32(1))
     CMP_BR(CmpLTI32S, 2, S32(0) < S32(1))
     CMP_BR(CmpLTI32U, 2, R32(0) < R32(1))
     CMP_BR(CmpNZI32, 1, R32(0) != 0)
 #undef CMP_BR
+#undef CMP_BR_FORM
     // i32 ops with a constant right operand (executable_code.h): the u16
     // slot of operand 1 holds the value, sign-extended from 16 bits.
 #define BIN_I32_IMM(name, expr)                                              \
