@@ -99,12 +99,13 @@ struct FusedCompareForms {
   ExecOpcode fused_dead;
   ExecOpcode branch_into;
   ExecOpcode branch_into_dead;
+  ExecOpcode latch_into_dead;  // add-immediate + branch_into_dead
 };
 constexpr FusedCompareForms kFusedCompares[] = {
 #define EMBER_VM_FUSED_FORMS(name)                                        \
   {bytecode::CoreOpcode::name, ExecOpcode::k##name##Br,                   \
    ExecOpcode::k##name##BrD, ExecOpcode::kBrTo##name##Br,                 \
-   ExecOpcode::kBrTo##name##BrD},
+   ExecOpcode::kBrTo##name##BrD, ExecOpcode::kAddImmBrTo##name##BrD},
     EMBER_VM_FUSED_FORMS(CmpEQI32) EMBER_VM_FUSED_FORMS(CmpNEI32)
     EMBER_VM_FUSED_FORMS(CmpLTI32S) EMBER_VM_FUSED_FORMS(CmpLTI32U)
     EMBER_VM_FUSED_FORMS(CmpNZI32)
@@ -411,9 +412,10 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
 }
 
 // ---- constant registers -----------------------------------------------------
-// Registers that hold one i32 constant for the whole function: written once,
-// by vm.const.i32 / vm.const.i32.zero in the entry block, and not read in
-// that block before it. Every other kind of write -- including call results
+// Registers that hold one 32-bit constant for the whole function: written
+// once, by vm.const.i32 / vm.const.f32 (or their .zero forms) in the entry
+// block, and not read in that block before it. The value is the register's
+// bit pattern (an f32 constant's IEEE bits). Every other kind of write -- including call results
 // and branch copies, counted with their 64-bit neighbours -- disqualifies.
 Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
     std::span<const uint8_t> function) {
@@ -480,6 +482,14 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
         constant[instruction.field(1).reg] = instruction.field(0).i32();
       }
     }
+    if (entry_block && info.set == OpcodeSet::kExtF32) {
+      auto op = static_cast<bytecode::ExtF32Opcode>(info.opcode);
+      if (op == bytecode::ExtF32Opcode::ConstF32Zero) {
+        constant[instruction.field(0).reg] = 0;
+      } else if (op == bytecode::ExtF32Opcode::ConstF32) {
+        constant[instruction.field(1).reg] = instruction.field(0).i32();
+      }
+    }
   }
   for (size_t r = 0; r < constant.size(); ++r) {
     if (writes[r] != 1 || read_early[r]) constant[r].reset();
@@ -509,6 +519,18 @@ bool ImmediateForm(uint8_t core_opcode, ExecOpcode* form, bool* commutative) {
   }
 }
 
+// The immediate form of an ExtF32 binary op with a constant right operand,
+// and whether the op is commutative.
+bool F32ImmediateForm(uint8_t ext_opcode, ExecOpcode* form, bool* commutative) {
+  using bytecode::ExtF32Opcode;
+  switch (static_cast<ExtF32Opcode>(ext_opcode)) {
+    case ExtF32Opcode::AddF32: *form = ExecOpcode::kAddF32Imm; *commutative = true; return true;
+    case ExtF32Opcode::SubF32: *form = ExecOpcode::kSubF32Imm; *commutative = false; return true;
+    case ExtF32Opcode::MulF32: *form = ExecOpcode::kMulF32Imm; *commutative = true; return true;
+    default: return false;
+  }
+}
+
 bool CpuHasFma() {
 #if defined(__x86_64__) && defined(__GNUC__)
   return __builtin_cpu_supports("fma");
@@ -517,15 +539,18 @@ bool CpuHasFma() {
 #endif
 }
 
-// The branch that jumps straight into fused head `head`, if any.
-bool BranchIntoHead(uint8_t head, ExecOpcode* chained) {
+// The branch that jumps straight into fused head `head`, if any, and the
+// latch form (add-immediate, then that branch) when there is one.
+bool BranchIntoHead(uint8_t head, ExecOpcode* chained, std::optional<ExecOpcode>* latch) {
   for (const FusedCompareForms& forms : kFusedCompares) {
     if (head == static_cast<uint8_t>(forms.fused)) {
       *chained = forms.branch_into;
+      latch->reset();
       return true;
     }
     if (head == static_cast<uint8_t>(forms.fused_dead)) {
       *chained = forms.branch_into_dead;
+      *latch = forms.latch_into_dead;
       return true;
     }
   }
@@ -547,6 +572,14 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
     if (value < INT16_MIN || value > INT16_MAX) return std::nullopt;
     return value;
   };
+  // A constant whose f32 bit pattern is a bfloat16 (low half zero): its
+  // high half, which the f32 immediate handlers shift back up.
+  auto bf16_constant = [&](uint16_t reg) -> std::optional<uint16_t> {
+    if (reg >= constants.size() || !constants[reg]) return std::nullopt;
+    uint32_t bits = static_cast<uint32_t>(*constants[reg]);
+    if ((bits & 0xFFFFu) != 0) return std::nullopt;
+    return static_cast<uint16_t>(bits >> 16);
+  };
   for (auto [offset, reg] : coalesced.results) Put16(code.data() + offset, reg);
   DecodedInstruction instruction;
   // Copyless unconditional branches: (pc, target pc after the marker).
@@ -559,6 +592,8 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
     uint8_t opcode;  // core opcode of the comparison
   };
   std::optional<PendingCompare> compare;
+  // AddI32Imm rewrites, as (end pc, pc), in pc order: latch candidates.
+  std::vector<std::pair<uint32_t, uint32_t>> add_immediates;
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
     EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
                           "preparing pc %u for execution", pc);
@@ -590,8 +625,67 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
         at[0] = static_cast<uint8_t>(immediate_form);
         Put16(at + 1, lhs);
         Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*value)));
+        if (immediate_form == ExecOpcode::kAddI32Imm) {
+          add_immediates.emplace_back(instruction.next_pc, pc);
+        }
       }
       continue;
+    }
+    if (info.set == OpcodeSet::kCore &&
+        info.opcode == static_cast<uint8_t>(bytecode::CoreOpcode::FMAI32)) {
+      // Fields: a, b, c, result (u16 each at offsets 1, 3, 5, 7).
+      uint16_t a = instruction.field(0).reg;
+      uint16_t b = instruction.field(1).reg;
+      uint16_t c = instruction.field(2).reg;
+      if (std::optional<int32_t> addend = small_constant(c)) {
+        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAI32ImmC);
+        Put16(at + 5, static_cast<uint16_t>(static_cast<int16_t>(*addend)));
+      } else if (std::optional<int32_t> factor = small_constant(b)) {
+        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAI32ImmB);
+        Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*factor)));
+      } else if (std::optional<int32_t> left = small_constant(a)) {
+        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAI32ImmB);
+        Put16(at + 1, b);
+        Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*left)));
+      }
+      continue;
+    }
+    ExecOpcode f32_form;
+    if (info.set == OpcodeSet::kExtF32 && options.direct_ext_f32 &&
+        F32ImmediateForm(info.opcode, &f32_form, &commutative)) {
+      // Fields after the prefix and op bytes: lhs, rhs, result at 2, 4, 6.
+      uint16_t lhs = instruction.field(0).reg;
+      uint16_t rhs = instruction.field(1).reg;
+      std::optional<uint16_t> high = bf16_constant(rhs);
+      if (!high && commutative) {
+        high = bf16_constant(lhs);
+        if (high) lhs = rhs;
+      }
+      if (high) {
+        at[0] = static_cast<uint8_t>(f32_form);
+        Put16(at + 2, lhs);
+        Put16(at + 4, *high);
+        continue;
+      }
+      // Otherwise the direct ExtF32 opcode, below.
+    }
+    if (info.set == OpcodeSet::kExtF32 && options.direct_ext_f32 &&
+        info.opcode == static_cast<uint8_t>(bytecode::ExtF32Opcode::FMAF32) &&
+        CpuHasFma()) {
+      // Fields: a, b, c, result at 2, 4, 6, 8. A constant factor goes to b.
+      uint16_t a = instruction.field(0).reg;
+      uint16_t b = instruction.field(1).reg;
+      std::optional<uint16_t> high = bf16_constant(b);
+      if (!high) {
+        high = bf16_constant(a);
+        if (high) a = b;
+      }
+      if (high) {
+        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAF32HwImmB);
+        Put16(at + 2, a);
+        Put16(at + 4, *high);
+        continue;
+      }
     }
     if (info.set == OpcodeSet::kExtF32) {
       if (options.direct_ext_f32 && info.opcode == static_cast<uint8_t>(
@@ -668,8 +762,16 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   // Back edges into fused loop heads (every head is rewritten by now).
   for (auto [pc, target] : copyless_branches) {
     ExecOpcode chained;
-    if (target < code.size() && BranchIntoHead(code[target], &chained)) {
+    std::optional<ExecOpcode> latch;
+    if (target < code.size() && BranchIntoHead(code[target], &chained, &latch)) {
       code[pc] = static_cast<uint8_t>(chained);
+      // An add-immediate that ends where the branch starts is in its block.
+      auto add = std::lower_bound(
+          add_immediates.begin(), add_immediates.end(), pc,
+          [](const auto& entry, uint32_t key) { return entry.first < key; });
+      if (latch && add != add_immediates.end() && add->first == pc) {
+        code[add->second] = static_cast<uint8_t>(*latch);
+      }
     }
   }
   return code;

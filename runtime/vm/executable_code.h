@@ -53,8 +53,28 @@
 //    slot (commutative ops move a constant left operand to the right). One
 //    register-file load fewer per execution.
 //
+//    vm.fma.i32 gets the same treatment for a constant addend (FMAI32ImmC,
+//    `x * y + k`, the affine index computation) or else a constant factor
+//    (FMAI32ImmB, `x * k + z`, moved to the middle slot when it is on the
+//    left).
+//
+//  * Constant f32 operands. vm.const.f32 registers are found the same way
+//    (their bit patterns). When the pattern's low 16 bits are zero -- the
+//    value is exactly a bfloat16, like 0.5, 1.25, -2, 1e10 rounded, inf --
+//    the high 16 bits fit the operand slot and the handler rebuilds the
+//    exact float: vm.add/sub/mul.f32 with a constant right operand
+//    (AddF32Imm, SubF32Imm, MulF32Imm; add and mul move a constant left
+//    operand right) and the FMA3 form with a constant factor (FMAF32HwImmB).
+//    Other constants stay in registers. Only with direct ExtF32 opcodes.
+//
 //  * vm.fma.f32 becomes FMAF32Hw, a single vfmadd, when the CPU has FMA3
 //    (checked once here instead of on every execution).
+//
+//  * Loop latches. An i32 add with an immediate directly followed by a
+//    back edge that was rewritten into BrTo<head>D (below) becomes
+//    AddImmBrTo<head>D: the handler adds, follows the branch and runs the
+//    loop head's compare-and-branch, one dispatch for three instructions.
+//    The branch keeps its own rewritten form at its own pc.
 //
 //  * Compare-and-branch. An i32 comparison (eq, ne, lt.s, lt.u, nz)
 //    immediately followed by a copyless vm.cond_br on its result -- the
@@ -125,7 +145,18 @@ namespace ember::vm::bytecode_internal {
   X(BrToCmpNEI32BrD, 0xCD)       \
   X(BrToCmpLTI32SBrD, 0xCE)      \
   X(BrToCmpLTI32UBrD, 0xCF)      \
-  X(BrToCmpNZI32BrD, 0xD0)
+  X(BrToCmpNZI32BrD, 0xD0)       \
+  X(FMAI32ImmB, 0xD1)            \
+  X(FMAI32ImmC, 0xD2)            \
+  X(AddF32Imm, 0xD3)             \
+  X(SubF32Imm, 0xD4)             \
+  X(MulF32Imm, 0xD5)             \
+  X(FMAF32HwImmB, 0xD6)          \
+  X(AddImmBrToCmpEQI32BrD, 0xD7) \
+  X(AddImmBrToCmpNEI32BrD, 0xD8) \
+  X(AddImmBrToCmpLTI32SBrD, 0xD9) \
+  X(AddImmBrToCmpLTI32UBrD, 0xDA) \
+  X(AddImmBrToCmpNZI32BrD, 0xDB)
 
 enum class ExecOpcode : uint8_t {
 #define EMBER_VM_EXEC_ENUM(name, byte) k##name = byte,

@@ -149,7 +149,8 @@ TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
       uint8_t now = (*exec)[instruction.pc];
       if (now == static_cast<uint8_t>(ExecOpcode::kAndI32Imm) ||
           now == static_cast<uint8_t>(ExecOpcode::kShrI32UImm) ||
-          now == static_cast<uint8_t>(ExecOpcode::kAddI32Imm)) {
+          now == static_cast<uint8_t>(ExecOpcode::kAddI32Imm) ||
+          now == static_cast<uint8_t>(ExecOpcode::kAddImmBrToCmpLTI32SBrD)) {
         ++immediates;
         // The immediate replaces the constant register in operand slot 1.
         int16_t value = static_cast<int16_t>((*exec)[instruction.pc + 3] |
@@ -158,9 +159,19 @@ TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
             << "immediate " << value << " at pc " << instruction.pc;
       }
     }
-    // and 255, and 1023, shr 3, add 1 (mul/add by the LCG constants do not
-    // fit in 16 bits and were fused into fma.i32 anyway).
+    // and 255, and 1023, shr 3, add 1 -- the last is the loop latch, fused
+    // with the back edge and the head -- and fma.i32 with the LCG's
+    // addend (its factor does not fit in 16 bits).
     EXPECT_EQ(immediates, 4);
+    int latches = 0;
+    int fma_addends = 0;
+    for (const DecodedInstruction& instruction : DecodeAll(function)) {
+      uint8_t now = (*exec)[instruction.pc];
+      latches += now == static_cast<uint8_t>(ExecOpcode::kAddImmBrToCmpLTI32SBrD);
+      fma_addends += now == static_cast<uint8_t>(ExecOpcode::kFMAI32ImmC);
+    }
+    EXPECT_EQ(latches, 1);
+    EXPECT_EQ(fma_addends, 1);
   }
   {
     std::span<const uint8_t> function =
@@ -199,6 +210,115 @@ TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
     EXPECT_TRUE(IsInternalOpcode(now));
   }
   EXPECT_TRUE(found);
+}
+
+// Latches: an add-immediate directly before a copyless back edge into a
+// fused head with a dead result becomes one instruction with the branch and
+// the head. The branch keeps its own rewritten form (BrTo...D) at its pc.
+TEST(ExecutableCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
+  auto file = LoadOne("vm_ops_loops.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  std::span<const uint8_t> function =
+      ExportedFunction(*file, "test_loop_latches_each_compare");
+  auto exec = MakeExecutableCode(function);
+  ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+  std::vector<DecodedInstruction> all = DecodeAll(function);
+  struct Expected {
+    ExecOpcode latch;
+    ExecOpcode branch;
+    int count = 0;
+  };
+  Expected expected[] = {
+      {ExecOpcode::kAddImmBrToCmpEQI32BrD, ExecOpcode::kBrToCmpEQI32BrD},
+      {ExecOpcode::kAddImmBrToCmpNEI32BrD, ExecOpcode::kBrToCmpNEI32BrD},
+      {ExecOpcode::kAddImmBrToCmpLTI32UBrD, ExecOpcode::kBrToCmpLTI32UBrD},
+      {ExecOpcode::kAddImmBrToCmpNZI32BrD, ExecOpcode::kBrToCmpNZI32BrD},
+  };
+  bool mul_loop_seen = false;
+  for (size_t k = 0; k + 1 < all.size(); ++k) {
+    uint8_t now = (*exec)[all[k].pc];
+    for (Expected& e : expected) {
+      if (now != static_cast<uint8_t>(e.latch)) continue;
+      ++e.count;
+      EXPECT_EQ(all[k].info->opcode, static_cast<uint8_t>(bytecode::CoreOpcode::AddI32));
+      EXPECT_EQ((*exec)[all[k + 1].pc], static_cast<uint8_t>(e.branch))
+          << "the latch at pc " << all[k].pc << " is not followed by its back edge";
+    }
+    // The 3^10 loop ends in a multiply: its add stays a plain immediate.
+    if (all[k].info->opcode == static_cast<uint8_t>(bytecode::CoreOpcode::MulI32) &&
+        all[k].info->set == bytecode::OpcodeSet::kCore) {
+      mul_loop_seen = true;
+      ASSERT_GT(k, 0u);
+      EXPECT_EQ((*exec)[all[k - 1].pc], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
+    }
+  }
+  EXPECT_TRUE(mul_loop_seen);
+  EXPECT_EQ(expected[0].count, 1) << "eq";
+  EXPECT_EQ(expected[1].count, 1) << "ne";
+  EXPECT_EQ(expected[2].count, 2) << "lt.u";
+  EXPECT_EQ(expected[3].count, 1) << "nz";
+}
+
+int16_t Slot(const std::vector<uint8_t>& code, uint32_t at) {
+  return static_cast<int16_t>(code[at] | (code[at + 1] << 8));
+}
+
+// fma.i32 and f32 constant operands (tests/corpus/vm/ops_immediates.mlir).
+TEST(ExecutableCodeTest, ImmediateFormsOfFmaAndF32Constants) {
+  auto file = LoadOne("vm_ops_immediates.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  auto count = [](std::span<const uint8_t> function, const std::vector<uint8_t>& code,
+                  ExecOpcode op, std::vector<int16_t>* slot_values, int slot) {
+    int n = 0;
+    for (const DecodedInstruction& instruction : DecodeAll(function)) {
+      if (code[instruction.pc] != static_cast<uint8_t>(op)) continue;
+      ++n;
+      if (slot_values) slot_values->push_back(Slot(code, instruction.pc + slot));
+    }
+    return n;
+  };
+  {
+    std::span<const uint8_t> function =
+        ExportedFunction(*file, "test_fma_i32_constant_operands");
+    auto exec = MakeExecutableCode(function);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    std::vector<int16_t> addends, factors;
+    // Addends: 12345, -32768, 9 (x * 5 + 9), 12345 (the LCG step).
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAI32ImmC, &addends, 5), 4);
+    EXPECT_EQ(addends, (std::vector<int16_t>{12345, -32768, 9, 12345}));
+    // Factors: -3, and 300 moved from the left.
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAI32ImmB, &factors, 3), 2);
+    EXPECT_EQ(factors, (std::vector<int16_t>{-3, 300}));
+  }
+  {
+    std::span<const uint8_t> function =
+        ExportedFunction(*file, "test_f32_constant_operands");
+    auto exec = MakeExecutableCode(function);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    // High halves: 0.5 = 0x3F00, -2 = 0xC000, inf = 0x7F80, NaN = 0x7FC0,
+    // 1.25 = 0x3FA0. 0.1 and 1e10 are not bfloat16s and stay registers.
+    std::vector<int16_t> adds, subs, muls;
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kAddF32Imm, &adds, 4), 3);
+    EXPECT_EQ(adds, (std::vector<int16_t>{0x3F00, 0x3F00, 0x7F80}));
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kSubF32Imm, &subs, 4), 1);
+    EXPECT_EQ(subs, (std::vector<int16_t>{0x3FA0}));
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kMulF32Imm, &muls, 4), 3);
+    EXPECT_EQ(muls, (std::vector<int16_t>{static_cast<int16_t>(0xC000),
+                                          static_cast<int16_t>(0xC000), 0x7FC0}));
+  }
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("fma")) {
+    std::span<const uint8_t> function =
+        ExportedFunction(*file, "test_fma_f32_constant_factor");
+    auto exec = MakeExecutableCode(function);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    std::vector<int16_t> factors;
+    // 0.5 and -4 (moved from the left); 0.75 + 2^-20 stays a register.
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAF32HwImmB, &factors, 4), 2);
+    EXPECT_EQ(factors, (std::vector<int16_t>{0x3F00, static_cast<int16_t>(0xC080)}));
+    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAF32Hw, nullptr, 0), 1);
+  }
+#endif
 }
 
 }  // namespace

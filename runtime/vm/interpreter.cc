@@ -1344,6 +1344,33 @@ Status Interpreter::Loop() {
     BIN_I32_IMM(ShrI32S, static_cast<int32_t>(ua) >> (imm & 31))
     BIN_I32_IMM(ShrI32U, ua >> (imm & 31))
 #undef BIN_I32_IMM
+#define IMM16(n) static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(REG(n))))
+    // vm.fma.i32 with a constant factor (slot 1) or addend (slot 2).
+    XOP(FMAI32ImmB)
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
+      R32(3) = R32(0) * IMM16(1) + R32(2);
+      NEXT();
+    }
+    XOP(FMAI32ImmC)
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
+      R32(3) = R32(0) * R32(1) + IMM16(2);
+      NEXT();
+    }
+    // f32 ops with a bfloat16-exact constant: slot 1 holds the high half of
+    // its bit pattern.
+#define BF16_IMM(n) std::bit_cast<float>(static_cast<uint32_t>(REG(n)) << 16)
+#define BIN_F32_IMM(name, expr)                                              \
+    XOP(name##Imm)                                                           \
+    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32##name> L; true) { \
+      const float a = GETF32(0);                                             \
+      const float b = BF16_IMM(1);                                           \
+      SETF32(2, expr);                                                       \
+      NEXT();                                                                \
+    }
+    BIN_F32_IMM(AddF32, a + b)
+    BIN_F32_IMM(SubF32, a - b)
+    BIN_F32_IMM(MulF32, a * b)
+#undef BIN_F32_IMM
     // Copyless back edges into a fused loop head: jump, then run the head's
     // handler directly (with the switch fallback: dispatch on it).
 #if EMBER_VM_COMPUTED_GOTO
@@ -1367,6 +1394,28 @@ Status Interpreter::Loop() {
     BR_TO_HEAD(CmpLTI32UBrD)
     BR_TO_HEAD(CmpNZI32BrD)
 #undef BR_TO_HEAD
+    // Loop latches: add-immediate, then the copyless back edge right after
+    // it (ip + the add's size), then the fused head it enters, inline so
+    // the whole latch runs without a dispatch or a taken jump in between.
+#define ADD_IMM_BR_TO(core, expr)                                             \
+    XOP(AddImmBrTo##core##BrD)                                                \
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreAddI32> L; true) { \
+      R32(2) = R32(0) + IMM16(1);                                             \
+      ip += Fixed<L::value.size>();                                           \
+      ip += XREL(exec_layout::kBrRel);                                        \
+      if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
+        const bool taken = (expr);                                            \
+        ip += Fixed<L::value.size>();                                         \
+        if (taken) [[likely]] JUMP_TO(ip + XREL(exec_layout::kCondBrTrueRel)); \
+        JUMP_TO(ip + XREL(exec_layout::kCondBrFalseRel));                     \
+      }                                                                       \
+    }
+    ADD_IMM_BR_TO(CmpEQI32, R32(0) == R32(1))
+    ADD_IMM_BR_TO(CmpNEI32, R32(0) != R32(1))
+    ADD_IMM_BR_TO(CmpLTI32S, S32(0) < S32(1))
+    ADD_IMM_BR_TO(CmpLTI32U, R32(0) < R32(1))
+    ADD_IMM_BR_TO(CmpNZI32, R32(0) != 0)
+#undef ADD_IMM_BR_TO
 #undef XCOPY
 #undef XREL
 #undef XU16
@@ -1564,6 +1613,17 @@ Status Interpreter::Loop() {
       SETF32(3, FusedMultiplyAddHw(a, b, c));
       NEXT();
     }
+    // The same with a constant factor in slot 1 (see BF16_IMM).
+    XOP(FMAF32HwImmB)
+    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+      float a, c;
+      std::memcpy(&a, &R32(0), sizeof(a));
+      std::memcpy(&c, &R32(2), sizeof(c));
+      SETF32(3, FusedMultiplyAddHw(a, BF16_IMM(1), c));
+      NEXT();
+    }
+#undef BF16_IMM
+#undef IMM16
 
     // ---- ExtF32 -----------------------------------------------------------
     BEGIN_EXT_OPS(PrefixExtF32, ext_f32)

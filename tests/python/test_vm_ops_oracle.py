@@ -12,7 +12,9 @@ its program):
   * vm.switch.i64 reads the selected case from the 32-bit register bank;
   * buffer element index -1 passes its unsigned bounds check
     ((offset + count) * size wraps to 0), so the store lands before the
-    buffer instead of failing.
+    buffer instead of failing;
+  * vm.fma.f32 is rounded twice (the PyPI build's vm_fma_f32 fuses only
+    where the C library defines FP_FAST_FMAF); the op is defined as fused.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@
 // instruction computing them, copies that must stay (the value is read again
 // before the branch, or copies depend on each other), compare-and-branch
 // loop heads with each i32 comparison, including a comparison result that is
-// used after the branch, and conditional back edges that carry operands.
+// used after the branch, latches (an add-immediate right before the back
+// edge) into each kind of head, and conditional back edges that carry
+// operands.
 // op_conformance_test runs every function with and without the rewrites.
 vm.module @ops_loops {
   // The shape of bench/vm_loop: an i32 LCG and an f32 recurrence carried
@@ -271,6 +273,116 @@ vm.module @ops_loops {
     vm.check.eq %rw, %ew, "i64 accumulator" : i64
     %ed = vm.const.f64 1.25
     vm.check.eq %rd, %ed, "f64 accumulator" : f64
+    vm.return
+  }
+
+  // Loop latches: the last instruction of each body is an add of a small
+  // constant, right before a copyless back edge into a fused head whose
+  // compare result is dead -- the executable copy runs add, branch and head
+  // as one instruction. One loop per comparison, with negative steps, an
+  // unsigned compare across the sign boundary, and a loop whose add is not
+  // last (no latch: the copy must leave it alone).
+  vm.export @test_loop_latches_each_compare
+  vm.func @test_loop_latches_each_compare() {
+    %k0 = vm.const.i32 0
+    %zero = vm.optimization_barrier %k0 : i32
+    %one = vm.const.i32 1
+    %three = vm.const.i32 3
+    %m1 = vm.const.i32 -1
+    %m2 = vm.const.i32 -2
+    %k10 = vm.const.i32 10
+    %k12 = vm.const.i32 12
+    %k21 = vm.const.i32 21
+    // lt.s, counting down by -2 while -9 < i: 7, 5, ..., -7 (8 iterations).
+    %km9 = vm.const.i32 -9
+    %k7 = vm.const.i32 7
+    vm.br ^lts(%k7, %zero : i32, i32)
+  ^lts(%i: i32, %n: i32):
+    %lts = vm.cmp.lt.i32.s %km9, %i : i32
+    vm.cond_br %lts, ^lts_body, ^lts_done(%i, %n : i32, i32)
+  ^lts_body:
+    %n1 = vm.add.i32 %n, %one : i32
+    %i1 = vm.add.i32 %i, %m2 : i32
+    vm.br ^lts(%i1, %n1 : i32, i32)
+  ^lts_done(%li: i32, %ln: i32):
+    %e_li = vm.const.i32 -9
+    vm.check.eq %li, %e_li, "lt.s latch: final i" : i32
+    %e_ln = vm.const.i32 8
+    vm.check.eq %ln, %e_ln, "lt.s latch: iterations" : i32
+    // lt.u from -6 (0xFFFFFFFA) up by 3: -6 and -3 are not below 12
+    // unsigned, so the loop does not run; from 0 it runs 0, 3, 6, 9.
+    vm.br ^ltu(%zero, %zero : i32, i32)
+  ^ltu(%u: i32, %s: i32):
+    %ltu = vm.cmp.lt.i32.u %u, %k12 : i32
+    vm.cond_br %ltu, ^ltu_body, ^ltu_done(%u, %s : i32, i32)
+  ^ltu_body:
+    %s1 = vm.add.i32 %s, %u : i32
+    %u1 = vm.add.i32 %u, %three : i32
+    vm.br ^ltu(%u1, %s1 : i32, i32)
+  ^ltu_done(%lu: i32, %ls: i32):
+    vm.check.eq %lu, %k12, "lt.u latch: final u" : i32
+    %e_ls = vm.const.i32 18
+    vm.check.eq %ls, %e_ls, "lt.u latch: 0 + 3 + 6 + 9" : i32
+    %km6 = vm.const.i32 -6
+    %from = vm.optimization_barrier %km6 : i32
+    vm.br ^ltu2(%from, %zero : i32, i32)
+  ^ltu2(%v: i32, %r: i32):
+    %ltu2 = vm.cmp.lt.i32.u %v, %k12 : i32
+    vm.cond_br %ltu2, ^ltu2_body, ^ltu2_done(%r : i32)
+  ^ltu2_body:
+    %r1 = vm.add.i32 %r, %one : i32
+    %v1 = vm.add.i32 %v, %three : i32
+    vm.br ^ltu2(%v1, %r1 : i32, i32)
+  ^ltu2_done(%lr: i32):
+    vm.check.eq %lr, %zero, "lt.u latch: -6 is not below 12" : i32
+    // eq: exit when j == 21, stepping by 3 from 0 (7 iterations).
+    vm.br ^eq(%zero, %zero : i32, i32)
+  ^eq(%j: i32, %t: i32):
+    %eq = vm.cmp.eq.i32 %j, %k21 : i32
+    vm.cond_br %eq, ^eq_done(%t : i32), ^eq_body
+  ^eq_body:
+    %t1 = vm.add.i32 %t, %one : i32
+    %j1 = vm.add.i32 %j, %three : i32
+    vm.br ^eq(%j1, %t1 : i32, i32)
+  ^eq_done(%lt: i32):
+    %e_lt = vm.const.i32 7
+    vm.check.eq %lt, %e_lt, "eq latch: iterations" : i32
+    // ne: run while k != 10, counting up from 0 (sum 0..9).
+    vm.br ^ne(%zero, %zero : i32, i32)
+  ^ne(%k: i32, %q: i32):
+    %ne = vm.cmp.ne.i32 %k, %k10 : i32
+    vm.cond_br %ne, ^ne_body, ^ne_done(%q : i32)
+  ^ne_body:
+    %q1 = vm.add.i32 %q, %k : i32
+    %k1 = vm.add.i32 %k, %one : i32
+    vm.br ^ne(%k1, %q1 : i32, i32)
+  ^ne_done(%lq: i32):
+    %e_lq = vm.const.i32 45
+    vm.check.eq %lq, %e_lq, "ne latch: 0 + ... + 9" : i32
+    // nz: count w down from 10 by -1 (sum 10..1).
+    vm.br ^nz(%k10, %zero : i32, i32)
+  ^nz(%w: i32, %acc: i32):
+    %nz = vm.cmp.nz.i32 %w : i32
+    vm.cond_br %nz, ^nz_body, ^nz_done(%acc : i32)
+  ^nz_body:
+    %acc1 = vm.add.i32 %acc, %w : i32
+    %w1 = vm.add.i32 %w, %m1 : i32
+    vm.br ^nz(%w1, %acc1 : i32, i32)
+  ^nz_done(%la: i32):
+    %e_la = vm.const.i32 55
+    vm.check.eq %la, %e_la, "nz latch: 10 + ... + 1" : i32
+    // The add is not last: a multiply follows it, so no latch form.
+    vm.br ^nl(%zero, %one : i32, i32)
+  ^nl(%h: i32, %p: i32):
+    %nl = vm.cmp.lt.i32.s %h, %k10 : i32
+    vm.cond_br %nl, ^nl_body, ^nl_done(%p : i32)
+  ^nl_body:
+    %h1 = vm.add.i32 %h, %one : i32
+    %p1 = vm.mul.i32 %p, %three : i32
+    vm.br ^nl(%h1, %p1 : i32, i32)
+  ^nl_done(%lp: i32):
+    %e_lp = vm.const.i32 59049
+    vm.check.eq %lp, %e_lp, "3^10" : i32
     vm.return
   }
 }
