@@ -24,7 +24,7 @@ constexpr size_t kExtF32Count = std::size(bytecode::kExtF32OpcodeBytes);
 constexpr bool InternalOpcodesAreFree() {
   std::array<bool, 256> used{};
   for (uint8_t byte : bytecode::kCoreOpcodeBytes) used[byte] = true;
-  for (size_t i = 0; i < kExtF32Count; ++i) {
+  for (size_t i = 0; i < kDirectExtF32Count; ++i) {
     size_t byte = kFirstDirectExtF32Opcode + i;
     if (byte > 255 || used[byte]) return false;
     used[byte] = true;
@@ -40,16 +40,23 @@ constexpr bool InternalOpcodesAreFree() {
 static_assert(InternalOpcodesAreFree(),
               "internal opcodes overlap bytecode-17 core opcodes");
 
-// Index of each ExtF32 opcode byte in kExtF32OpcodeBytes (0xFF: none).
-constexpr std::array<uint8_t, 256> MakeExtF32Index() {
-  std::array<uint8_t, 256> index{};
-  for (uint8_t& slot : index) slot = 0xFF;
-  for (size_t i = 0; i < kExtF32Count; ++i) {
-    index[bytecode::kExtF32OpcodeBytes[i]] = static_cast<uint8_t>(i);
+// The direct opcode of each ExtF32 opcode byte (0: it has none).
+constexpr std::array<uint8_t, 256> MakeDirectExtF32() {
+  std::array<uint8_t, 256> direct{};
+  for (size_t i = 0; i < kDirectExtF32Count; ++i) {
+    direct[kDirectExtF32Ops[i]] = static_cast<uint8_t>(kFirstDirectExtF32Opcode + i);
   }
-  return index;
+  return direct;
 }
-constexpr std::array<uint8_t, 256> kExtF32Index = MakeExtF32Index();
+constexpr std::array<uint8_t, 256> kDirectOpcodeOf = MakeDirectExtF32();
+static_assert(kDirectExtF32Count <= kExtF32Count);
+// Forwarding matches these bytes; 0 would be a core opcode.
+static_assert(DirectExtF32Opcode(bytecode::ExtF32Opcode::AddF32) != 0 &&
+              DirectExtF32Opcode(bytecode::ExtF32Opcode::SubF32) != 0 &&
+              DirectExtF32Opcode(bytecode::ExtF32Opcode::MulF32) != 0 &&
+              DirectExtF32Opcode(bytecode::ExtF32Opcode::DivF32) != 0 &&
+              DirectExtF32Opcode(bytecode::ExtF32Opcode::CastSI32F32) != 0 &&
+              DirectExtF32Opcode(bytecode::ExtF32Opcode::CastUI32F32) != 0);
 
 bool IsScalarRemap(RemapList remap) {
   for (size_t i = 0; i < remap.size(); ++i) {
@@ -557,6 +564,209 @@ bool BranchIntoHead(uint8_t head, ExecOpcode* chained, std::optional<ExecOpcode>
   return false;
 }
 
+// ---- result forwarding ------------------------------------------------------
+// Runs over the rewritten copy: the final opcode byte of each instruction
+// says whether its handler leaves its result in `acc` (ResultSlot) and
+// which ...Acc form it has when one operand is that result (Forward).
+
+// Byte offset of the result field of an instruction whose handler leaves
+// its result in `acc`, or -1.
+int ResultSlot(uint8_t byte) {
+  using bytecode::CoreOpcode;
+  using bytecode::ExtF32Opcode;
+  switch (byte) {
+    case static_cast<uint8_t>(CoreOpcode::AddI32):
+    case static_cast<uint8_t>(CoreOpcode::SubI32):
+    case static_cast<uint8_t>(CoreOpcode::MulI32):
+    case static_cast<uint8_t>(CoreOpcode::AndI32):
+    case static_cast<uint8_t>(CoreOpcode::OrI32):
+    case static_cast<uint8_t>(CoreOpcode::XorI32):
+    case static_cast<uint8_t>(CoreOpcode::ShlI32):
+    case static_cast<uint8_t>(CoreOpcode::ShrI32S):
+    case static_cast<uint8_t>(CoreOpcode::ShrI32U):
+      return 5;
+    case static_cast<uint8_t>(CoreOpcode::FMAI32):
+      return 7;
+    default:
+      break;
+  }
+  if (byte == DirectExtF32Opcode(ExtF32Opcode::AddF32) ||
+      byte == DirectExtF32Opcode(ExtF32Opcode::SubF32) ||
+      byte == DirectExtF32Opcode(ExtF32Opcode::MulF32) ||
+      byte == DirectExtF32Opcode(ExtF32Opcode::DivF32)) {
+    return 6;
+  }
+  if (byte == DirectExtF32Opcode(ExtF32Opcode::CastSI32F32) ||
+      byte == DirectExtF32Opcode(ExtF32Opcode::CastUI32F32)) {
+    return 4;
+  }
+  switch (static_cast<ExecOpcode>(byte)) {
+    case ExecOpcode::kAddI32Imm: case ExecOpcode::kSubI32Imm:
+    case ExecOpcode::kMulI32Imm: case ExecOpcode::kAndI32Imm:
+    case ExecOpcode::kOrI32Imm: case ExecOpcode::kXorI32Imm:
+    case ExecOpcode::kShlI32Imm: case ExecOpcode::kShrI32SImm:
+    case ExecOpcode::kShrI32UImm:
+    case ExecOpcode::kAddI32AccL: case ExecOpcode::kSubI32AccL:
+    case ExecOpcode::kMulI32AccL: case ExecOpcode::kAndI32AccL:
+    case ExecOpcode::kOrI32AccL: case ExecOpcode::kXorI32AccL:
+    case ExecOpcode::kShlI32AccL: case ExecOpcode::kShrI32SAccL:
+    case ExecOpcode::kShrI32UAccL:
+    case ExecOpcode::kAddI32ImmAcc: case ExecOpcode::kSubI32ImmAcc:
+    case ExecOpcode::kMulI32ImmAcc: case ExecOpcode::kAndI32ImmAcc:
+    case ExecOpcode::kOrI32ImmAcc: case ExecOpcode::kXorI32ImmAcc:
+    case ExecOpcode::kShlI32ImmAcc: case ExecOpcode::kShrI32SImmAcc:
+    case ExecOpcode::kShrI32UImmAcc:
+      return 5;
+    case ExecOpcode::kFMAI32ImmB: case ExecOpcode::kFMAI32ImmC:
+    case ExecOpcode::kFMAI32AccA: case ExecOpcode::kFMAI32AccC:
+      return 7;
+    case ExecOpcode::kAddF32Imm: case ExecOpcode::kSubF32Imm:
+    case ExecOpcode::kMulF32Imm:
+    case ExecOpcode::kAddF32AccL: case ExecOpcode::kSubF32AccL:
+    case ExecOpcode::kSubF32AccR: case ExecOpcode::kMulF32AccL:
+    case ExecOpcode::kAddF32AccR: case ExecOpcode::kMulF32AccR:
+    case ExecOpcode::kDivF32AccL:
+    case ExecOpcode::kAddF32ImmAcc: case ExecOpcode::kSubF32ImmAcc:
+    case ExecOpcode::kMulF32ImmAcc:
+      return 6;
+    case ExecOpcode::kFMAF32Hw: case ExecOpcode::kFMAF32HwImmB:
+    case ExecOpcode::kFMAF32HwAccA: case ExecOpcode::kFMAF32HwAccB:
+    case ExecOpcode::kFMAF32HwAccC:
+      return 8;
+    case ExecOpcode::kCastSI32F32Acc: case ExecOpcode::kCastUI32F32Acc:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+uint16_t Get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
+
+void Swap16(uint8_t* a, uint8_t* b) {
+  std::swap(a[0], b[0]);
+  std::swap(a[1], b[1]);
+}
+
+// Rewrites the instruction at `at` into its ...Acc form if one of its
+// operands is register `acc`. Returns whether it did.
+bool Forward(uint8_t* at, uint16_t acc) {
+  using bytecode::CoreOpcode;
+  using bytecode::ExtF32Opcode;
+  // Binary ops: operands at offsets `a` and `b`. `left`: the form that
+  // takes operand a from acc; `right`: operand b (kNone: swap if
+  // commutative, else no form).
+  struct Binary {
+    uint8_t byte;
+    int a;
+    int b;
+    ExecOpcode left;
+    bool commutative;
+    std::optional<ExecOpcode> right;
+    bool immediate;  // b is an immediate, never a register
+  };
+  const Binary kBinary[] = {
+      {static_cast<uint8_t>(CoreOpcode::AddI32), 1, 3, ExecOpcode::kAddI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::SubI32), 1, 3, ExecOpcode::kSubI32AccL, false, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::MulI32), 1, 3, ExecOpcode::kMulI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::AndI32), 1, 3, ExecOpcode::kAndI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::OrI32), 1, 3, ExecOpcode::kOrI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::XorI32), 1, 3, ExecOpcode::kXorI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::ShlI32), 1, 3, ExecOpcode::kShlI32AccL, false, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::ShrI32S), 1, 3, ExecOpcode::kShrI32SAccL, false, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::ShrI32U), 1, 3, ExecOpcode::kShrI32UAccL, false, {}, false},
+      {static_cast<uint8_t>(ExecOpcode::kAddI32Imm), 1, 3, ExecOpcode::kAddI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kSubI32Imm), 1, 3, ExecOpcode::kSubI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kMulI32Imm), 1, 3, ExecOpcode::kMulI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kAndI32Imm), 1, 3, ExecOpcode::kAndI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kOrI32Imm), 1, 3, ExecOpcode::kOrI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kXorI32Imm), 1, 3, ExecOpcode::kXorI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kShlI32Imm), 1, 3, ExecOpcode::kShlI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kShrI32SImm), 1, 3, ExecOpcode::kShrI32SImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kShrI32UImm), 1, 3, ExecOpcode::kShrI32UImmAcc, false, {}, true},
+      {DirectExtF32Opcode(ExtF32Opcode::AddF32), 2, 4, ExecOpcode::kAddF32AccL, false,
+       ExecOpcode::kAddF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::SubF32), 2, 4, ExecOpcode::kSubF32AccL, false,
+       ExecOpcode::kSubF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::MulF32), 2, 4, ExecOpcode::kMulF32AccL, false,
+       ExecOpcode::kMulF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::DivF32), 2, 4, ExecOpcode::kDivF32AccL, false, {}, false},
+      {static_cast<uint8_t>(ExecOpcode::kAddF32Imm), 2, 4, ExecOpcode::kAddF32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kSubF32Imm), 2, 4, ExecOpcode::kSubF32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(ExecOpcode::kMulF32Imm), 2, 4, ExecOpcode::kMulF32ImmAcc, false, {}, true},
+      // Unary casts: `b` unused (-1).
+      {DirectExtF32Opcode(ExtF32Opcode::CastSI32F32), 2, -1, ExecOpcode::kCastSI32F32Acc, false, {}, true},
+      {DirectExtF32Opcode(ExtF32Opcode::CastUI32F32), 2, -1, ExecOpcode::kCastUI32F32Acc, false, {}, true},
+  };
+  for (const Binary& form : kBinary) {
+    if (at[0] != form.byte) continue;
+    if (Get16(at + form.a) == acc) {
+      at[0] = static_cast<uint8_t>(form.left);
+      return true;
+    }
+    if (form.immediate || Get16(at + form.b) != acc) return false;
+    if (form.right) {
+      at[0] = static_cast<uint8_t>(*form.right);
+      return true;
+    }
+    if (!form.commutative) return false;
+    Swap16(at + form.a, at + form.b);
+    at[0] = static_cast<uint8_t>(form.left);
+    return true;
+  }
+  // Multiply-adds a * b + c: acc as a factor (moved to a) or as c.
+  // (f32 factors are not swapped: see the NaN note in the header.)
+  struct Ternary {
+    uint8_t byte;
+    int a;
+    ExecOpcode factor;
+    std::optional<ExecOpcode> second_factor;
+    ExecOpcode addend;
+  };
+  const Ternary kTernary[] = {
+      {static_cast<uint8_t>(CoreOpcode::FMAI32), 1, ExecOpcode::kFMAI32AccA, {},
+       ExecOpcode::kFMAI32AccC},
+      {static_cast<uint8_t>(ExecOpcode::kFMAF32Hw), 2, ExecOpcode::kFMAF32HwAccA,
+       ExecOpcode::kFMAF32HwAccB, ExecOpcode::kFMAF32HwAccC},
+  };
+  for (const Ternary& form : kTernary) {
+    if (at[0] != form.byte) continue;
+    uint8_t* a = at + form.a;
+    uint8_t* b = a + 2;
+    uint8_t* c = a + 4;
+    if (Get16(a) == acc) {
+      at[0] = static_cast<uint8_t>(form.factor);
+    } else if (Get16(b) == acc && form.second_factor) {
+      at[0] = static_cast<uint8_t>(*form.second_factor);
+    } else if (Get16(b) == acc) {
+      Swap16(a, b);
+      at[0] = static_cast<uint8_t>(form.factor);
+    } else if (Get16(c) == acc) {
+      at[0] = static_cast<uint8_t>(form.addend);
+    } else {
+      return false;
+    }
+    return true;
+  }
+  return false;
+}
+
+void ForwardResults(std::span<const uint8_t> function, std::vector<uint8_t>& code) {
+  DecodedInstruction instruction;
+  std::optional<uint16_t> acc;  // the register whose value is in acc
+  for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+    // The copy was built from these bytes, which decoded before.
+    if (!bytecode::DecodeInstruction(function, pc, &instruction).ok()) return;
+    uint8_t* at = code.data() + pc;
+    if (acc) Forward(at, *acc);
+    int slot = ResultSlot(at[0]);
+    if (slot >= 0 && static_cast<uint32_t>(slot) + 2 <= instruction.next_pc - pc) {
+      acc = Get16(at + slot);
+    } else {
+      acc.reset();
+    }
+  }
+}
+
 }  // namespace
 
 Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
@@ -658,7 +868,12 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       uint16_t rhs = instruction.field(1).reg;
       std::optional<uint16_t> high = bf16_constant(rhs);
       if (!high && commutative) {
+        // Not a NaN: a + NaN and NaN + a differ in payload when a is a
+        // NaN too.
         high = bf16_constant(lhs);
+        if (high && (*high & 0x7F80u) == 0x7F80u && (*high & 0x007Fu) != 0) {
+          high.reset();
+        }
         if (high) lhs = rhs;
       }
       if (high) {
@@ -677,7 +892,11 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       uint16_t b = instruction.field(1).reg;
       std::optional<uint16_t> high = bf16_constant(b);
       if (!high) {
+        // Not a NaN, whose payload could then differ (see AddF32Imm).
         high = bf16_constant(a);
+        if (high && (*high & 0x7F80u) == 0x7F80u && (*high & 0x007Fu) != 0) {
+          high.reset();
+        }
         if (high) a = b;
       }
       if (high) {
@@ -692,9 +911,8 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
                                         bytecode::ExtF32Opcode::FMAF32) &&
           CpuHasFma()) {
         at[0] = static_cast<uint8_t>(ExecOpcode::kFMAF32Hw);
-      } else if (options.direct_ext_f32) {
-        at[0] = static_cast<uint8_t>(kFirstDirectExtF32Opcode +
-                                     kExtF32Index[info.opcode]);
+      } else if (options.direct_ext_f32 && kDirectOpcodeOf[info.opcode] != 0) {
+        at[0] = kDirectOpcodeOf[info.opcode];
       }
       continue;
     }
@@ -774,6 +992,8 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       }
     }
   }
+  // Last: forwarding looks at every instruction's final form.
+  if (options.forward_results) ForwardResults(function, code);
   return code;
 }
 

@@ -15,12 +15,14 @@
 //
 //  * Direct ExtF32 instructions (computed-goto builds only). An ExtF32
 //    instruction is encoded as the prefix 0xE0, its opcode, then its fields.
-//    Running it costs two dispatches. In the copy the prefix byte becomes
-//    kFirstDirectExtF32Opcode + (the op's index in the ExtF32 table); the op
-//    byte and the fields stay where they were, so the handler is unchanged
-//    and one dispatch reaches it. ExtF64 keeps the prefix: there are not
-//    enough free byte values for both sets, and f64 is rare in compiled
-//    programs (the compiler demotes it by default).
+//    Running it costs two dispatches. In the copy the prefix byte of the 30
+//    common ExtF32 ops (EMBER_VM_DIRECT_EXT_F32) becomes
+//    kFirstDirectExtF32Opcode + (the op's index in that list); the op byte
+//    and the fields stay where they were, so the handler is unchanged and
+//    one dispatch reaches it. The math functions, rarer compares and
+//    conversions, and all of ExtF64 keep the prefix: there are not enough
+//    free byte values for everything, and f64 is rare in compiled programs
+//    (the compiler demotes it by default).
 //
 //  * Branches whose operand copies are all i32-bank registers (no refs),
 //    the shape of every loop back-edge over scalars. The encoding pads each
@@ -64,8 +66,9 @@
 //    the high 16 bits fit the operand slot and the handler rebuilds the
 //    exact float: vm.add/sub/mul.f32 with a constant right operand
 //    (AddF32Imm, SubF32Imm, MulF32Imm; add and mul move a constant left
-//    operand right) and the FMA3 form with a constant factor (FMAF32HwImmB).
-//    Other constants stay in registers. Only with direct ExtF32 opcodes.
+//    operand right unless it is a NaN, whose payload could then differ)
+//    and the FMA3 form with a constant factor (FMAF32HwImmB). Other
+//    constants stay in registers. Only with direct ExtF32 opcodes.
 //
 //  * vm.fma.f32 becomes FMAF32Hw, a single vfmadd, when the CPU has FMA3
 //    (checked once here instead of on every execution).
@@ -88,6 +91,23 @@
 //    BrTo<head>: it jumps straight into the head's handler instead of
 //    dispatching on the head's opcode byte.
 //
+//  * Result forwarding. Each i32/f32 arithmetic handler leaves the 32 bits
+//    it stores in a machine register (`acc` in the interpreter) as well.
+//    When the next instruction in the same block reads that result, it gets
+//    an ...Acc form that takes the operand from `acc` instead of loading it
+//    back from the register file (the slot keeps the register number; a
+//    commutative op with the result on the right swaps its operands). The
+//    store is kept, so the register file stays exact and forwarding is only
+//    ever a shortcut to a value already there. f32 operands are never
+//    swapped (add and mul have ...AccR forms): with two NaN operands the
+//    result's payload depends on their order. Register-file accesses, not
+//    dispatches, bound this interpreter's arithmetic (BENCHMARKS.md).
+//    Producers and consumers: i32 add/sub/mul/and/or/xor/shl/shr (register
+//    and immediate forms), fma.i32, f32 add/sub/mul/div (register and
+//    immediate forms), fma.f32 (FMA3 form), cast.si32.f32/ui32.f32; fma.i32
+//    and the f32 constant-factor fma forms only produce. The f32 forms need
+//    direct ExtF32 opcodes.
+//
 // Branches with ref operands, br_table, calls and everything else run from
 // the original encoding.
 #pragma once
@@ -97,6 +117,7 @@
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/vm/bytecode/opcode_table.h"
 
 #if !defined(EMBER_VM_DISPATCH_SWITCH) && (defined(__GNUC__) || defined(__clang__))
 #define EMBER_VM_COMPUTED_GOTO 1
@@ -156,7 +177,42 @@ namespace ember::vm::bytecode_internal {
   X(AddImmBrToCmpNEI32BrD, 0xD8) \
   X(AddImmBrToCmpLTI32SBrD, 0xD9) \
   X(AddImmBrToCmpLTI32UBrD, 0xDA) \
-  X(AddImmBrToCmpNZI32BrD, 0xDB)
+  X(AddImmBrToCmpNZI32BrD, 0xDB) \
+  X(AddI32AccL, 0xA7)            \
+  X(SubI32AccL, 0xA8)            \
+  X(MulI32AccL, 0xA9)            \
+  X(AndI32AccL, 0xAA)            \
+  X(OrI32AccL, 0xAB)             \
+  X(XorI32AccL, 0xAC)            \
+  X(ShlI32AccL, 0xAD)            \
+  X(ShrI32SAccL, 0xAE)           \
+  X(ShrI32UAccL, 0xAF)           \
+  X(AddI32ImmAcc, 0xB0)          \
+  X(SubI32ImmAcc, 0xB1)          \
+  X(MulI32ImmAcc, 0xB2)          \
+  X(AndI32ImmAcc, 0xB3)          \
+  X(OrI32ImmAcc, 0xB4)           \
+  X(XorI32ImmAcc, 0xB5)          \
+  X(ShlI32ImmAcc, 0xB6)          \
+  X(ShrI32SImmAcc, 0xB7)         \
+  X(ShrI32UImmAcc, 0xB8)         \
+  X(FMAI32AccA, 0xB9)            \
+  X(FMAI32AccC, 0xBA)            \
+  X(AddF32AccL, 0xBB)            \
+  X(SubF32AccL, 0xBC)            \
+  X(SubF32AccR, 0xBD)            \
+  X(MulF32AccL, 0xBE)            \
+  X(DivF32AccL, 0xBF)            \
+  X(AddF32ImmAcc, 0xC0)          \
+  X(SubF32ImmAcc, 0xC1)          \
+  X(MulF32ImmAcc, 0xC2)          \
+  X(FMAF32HwAccA, 0xC3)          \
+  X(FMAF32HwAccC, 0xC4)          \
+  X(CastSI32F32Acc, 0xC5)        \
+  X(CastUI32F32Acc, 0xC6)         \
+  X(AddF32AccR, 0xDC)             \
+  X(MulF32AccR, 0xDD)             \
+  X(FMAF32HwAccB, 0xFE)
 
 enum class ExecOpcode : uint8_t {
 #define EMBER_VM_EXEC_ENUM(name, byte) k##name = byte,
@@ -164,9 +220,34 @@ enum class ExecOpcode : uint8_t {
 #undef EMBER_VM_EXEC_ENUM
 };
 
+// The ExtF32 ops with direct opcodes, in byte order: X(Name).
+#define EMBER_VM_DIRECT_EXT_F32(X)                                         \
+  X(GlobalLoadF32) X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32)           \
+  X(ListGetF32) X(ListSetF32) X(SelectF32) X(AddF32) X(SubF32) X(MulF32)   \
+  X(DivF32) X(FMAF32) X(AbsF32) X(NegF32) X(CastSI32F32) X(CastUI32F32)    \
+  X(CastF32SI32) X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32)          \
+  X(CmpEQF32O) X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)    \
+  X(BufferStoreF32) X(MinF32) X(MaxF32) X(SqrtF32) X(FloorF32)
+
 // Direct ExtF32 opcodes occupy [kFirstDirectExtF32Opcode,
-// kFirstDirectExtF32Opcode + number of ExtF32 ops).
+// kFirstDirectExtF32Opcode + kDirectExtF32Count).
 inline constexpr uint8_t kFirstDirectExtF32Opcode = 0x89;
+inline constexpr uint8_t kDirectExtF32Ops[] = {
+#define EMBER_VM_DIRECT_EXT_F32_BYTE(name) \
+  static_cast<uint8_t>(bytecode::ExtF32Opcode::name),
+    EMBER_VM_DIRECT_EXT_F32(EMBER_VM_DIRECT_EXT_F32_BYTE)
+#undef EMBER_VM_DIRECT_EXT_F32_BYTE
+};
+inline constexpr size_t kDirectExtF32Count = std::size(kDirectExtF32Ops);
+// The direct opcode of ExtF32 op `name`.
+constexpr uint8_t DirectExtF32Opcode(bytecode::ExtF32Opcode op) {
+  for (size_t i = 0; i < kDirectExtF32Count; ++i) {
+    if (kDirectExtF32Ops[i] == static_cast<uint8_t>(op)) {
+      return static_cast<uint8_t>(kFirstDirectExtF32Opcode + i);
+    }
+  }
+  return 0;  // not direct
+}
 
 // Whether the copy maps ExtF32 instructions to direct opcodes. The switch
 // fallback dispatches extension ops in a nested switch, so it runs them
@@ -191,6 +272,8 @@ struct ExecOptions {
   // tests of the rewrites, and for debugging).
   bool rewrite = true;
   bool direct_ext_f32 = kDirectExtF32;
+  // Result forwarding (see above); off only to measure it.
+  bool forward_results = true;
 };
 
 // Returns the executable copy of one verified function (`function` is its

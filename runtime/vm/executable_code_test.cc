@@ -5,6 +5,7 @@
 // runs every op program both ways).
 #include "runtime/vm/executable_code.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ bool IsInternalOpcode(uint8_t byte) {
     return true;
   }
   return byte >= kFirstDirectExtF32Opcode &&
-         byte < kFirstDirectExtF32Opcode + std::size(bytecode::kExtF32OpcodeBytes);
+         byte < kFirstDirectExtF32Opcode + kDirectExtF32Count;
 }
 
 std::shared_ptr<const bytecode::ModuleFile> LoadOne(const std::string& name) {
@@ -319,6 +320,101 @@ TEST(ExecutableCodeTest, ImmediateFormsOfFmaAndF32Constants) {
     EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAF32Hw, nullptr, 0), 1);
   }
 #endif
+}
+
+// Result forwarding, checked from the outside on every corpus function: an
+// ...Acc form must directly follow, in the same block, an instruction whose
+// result register (its last field, as rewritten) is the operand the form
+// takes from acc.
+TEST(ExecutableCodeTest, ForwardedOperandsAreThePreviousResult) {
+  auto corpus = ember::testing::LoadCorpus(".embedded");
+  if (corpus.empty()) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  // Offset of the operand taken from acc, per form.
+  auto acc_operand = [](uint8_t byte) -> int {
+    switch (static_cast<ExecOpcode>(byte)) {
+      case ExecOpcode::kAddI32AccL: case ExecOpcode::kSubI32AccL:
+      case ExecOpcode::kMulI32AccL: case ExecOpcode::kAndI32AccL:
+      case ExecOpcode::kOrI32AccL: case ExecOpcode::kXorI32AccL:
+      case ExecOpcode::kShlI32AccL: case ExecOpcode::kShrI32SAccL:
+      case ExecOpcode::kShrI32UAccL: case ExecOpcode::kAddI32ImmAcc:
+      case ExecOpcode::kSubI32ImmAcc: case ExecOpcode::kMulI32ImmAcc:
+      case ExecOpcode::kAndI32ImmAcc: case ExecOpcode::kOrI32ImmAcc:
+      case ExecOpcode::kXorI32ImmAcc: case ExecOpcode::kShlI32ImmAcc:
+      case ExecOpcode::kShrI32SImmAcc: case ExecOpcode::kShrI32UImmAcc:
+      case ExecOpcode::kFMAI32AccA:
+        return 1;
+      case ExecOpcode::kFMAI32AccC:
+        return 5;
+      case ExecOpcode::kAddF32AccL: case ExecOpcode::kSubF32AccL:
+      case ExecOpcode::kMulF32AccL: case ExecOpcode::kDivF32AccL:
+      case ExecOpcode::kAddF32ImmAcc: case ExecOpcode::kSubF32ImmAcc:
+      case ExecOpcode::kMulF32ImmAcc: case ExecOpcode::kFMAF32HwAccA:
+      case ExecOpcode::kCastSI32F32Acc: case ExecOpcode::kCastUI32F32Acc:
+        return 2;
+      case ExecOpcode::kSubF32AccR: case ExecOpcode::kAddF32AccR:
+      case ExecOpcode::kMulF32AccR: case ExecOpcode::kFMAF32HwAccB:
+        return 4;
+      case ExecOpcode::kFMAF32HwAccC:
+        return 6;
+      default:
+        return -1;
+    }
+  };
+  size_t forwarded = 0;
+  for (const auto& entry : corpus) {
+    SCOPED_TRACE(entry.name);
+    auto loaded = bytecode::ModuleFile::LoadCopy(entry.bytes);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+    const bytecode::ModuleFile& file = **loaded;
+    for (size_t f = 0; f < file.def().function_descriptors.size(); ++f) {
+      std::span<const uint8_t> function = file.FunctionBytecode(f);
+      auto exec = MakeExecutableCode(function);
+      ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+      std::vector<DecodedInstruction> all = DecodeAll(function);
+      for (size_t k = 0; k < all.size(); ++k) {
+        int operand = acc_operand((*exec)[all[k].pc]);
+        if (operand < 0) continue;
+        ++forwarded;
+        ASSERT_GT(k, 0u);
+        const DecodedInstruction& previous = all[k - 1];
+        ASSERT_FALSE(previous.info->has_flag(bytecode::kBlockMarker))
+            << "forwarded across a block start at pc " << all[k].pc;
+        const bytecode::DecodedField& result = previous.field(previous.field_count - 1);
+        uint32_t result_at = result.offset;  // function-relative
+        EXPECT_EQ(Slot(*exec, result_at), Slot(*exec, all[k].pc + operand))
+            << "pc " << all[k].pc << " forwards a register the previous instruction "
+            << "(" << previous.info->mnemonic << ") did not write";
+      }
+    }
+  }
+  EXPECT_GT(forwarded, 0u);
+}
+
+// bench/vm_loop's shape: the adjacent dependent pairs get forwarded.
+TEST(ExecutableCodeTest, ForwardsTheLoopCarriedShape) {
+  auto file = LoadOne("vm_ops_loops.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  std::span<const uint8_t> function = ExportedFunction(*file, "test_loop_carried_i32_f32");
+  auto exec = MakeExecutableCode(function);
+  ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+  std::vector<uint8_t> bytes;
+  for (const DecodedInstruction& instruction : DecodeAll(function)) {
+    bytes.push_back((*exec)[instruction.pc]);
+  }
+  auto has = [&](ExecOpcode op) {
+    return std::find(bytes.begin(), bytes.end(), static_cast<uint8_t>(op)) != bytes.end();
+  };
+  // shr -> xor, and -> add, and -> cast, fma -> sub 1.25.
+  EXPECT_TRUE(has(ExecOpcode::kXorI32AccL));
+  EXPECT_TRUE(has(ExecOpcode::kAddI32AccL));
+  EXPECT_TRUE(has(ExecOpcode::kCastSI32F32Acc));
+  EXPECT_TRUE(has(ExecOpcode::kSubF32ImmAcc));
+  // Without forwarding none of them appear.
+  auto plain = MakeExecutableCode(function, ExecOptions{.forward_results = false});
+  ASSERT_TRUE(plain.ok());
+  for (const DecodedInstruction& instruction : DecodeAll(function)) {
+    EXPECT_FALSE((*plain)[instruction.pc] == static_cast<uint8_t>(ExecOpcode::kXorI32AccL));
+  }
 }
 
 }  // namespace
