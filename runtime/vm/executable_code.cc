@@ -664,7 +664,7 @@ bool Forward(uint8_t* at, uint16_t acc) {
     std::optional<ExecOpcode> right;
     bool immediate;  // b is an immediate, never a register
   };
-  const Binary kBinary[] = {
+  static constexpr Binary kBinary[] = {
       {static_cast<uint8_t>(CoreOpcode::AddI32), 1, 3, ExecOpcode::kAddI32AccL, true, {}, false},
       {static_cast<uint8_t>(CoreOpcode::SubI32), 1, 3, ExecOpcode::kSubI32AccL, false, {}, false},
       {static_cast<uint8_t>(CoreOpcode::MulI32), 1, 3, ExecOpcode::kMulI32AccL, true, {}, false},
@@ -722,7 +722,7 @@ bool Forward(uint8_t* at, uint16_t acc) {
     std::optional<ExecOpcode> second_factor;
     ExecOpcode addend;
   };
-  const Ternary kTernary[] = {
+  static constexpr Ternary kTernary[] = {
       {static_cast<uint8_t>(CoreOpcode::FMAI32), 1, ExecOpcode::kFMAI32AccA, {},
        ExecOpcode::kFMAI32AccC},
       {static_cast<uint8_t>(ExecOpcode::kFMAF32Hw), 2, ExecOpcode::kFMAF32HwAccA,
