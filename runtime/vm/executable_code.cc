@@ -418,6 +418,40 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   return out;
 }
 
+// Every int-bank register an instruction may write, over-approximated:
+// `effects.writes`, call results (an even entry of a list may be a 64-bit
+// pair) and branch copies (on any edge).
+template <typename Fn>
+void ForEachIntWrite(const DecodedInstruction& instruction, const RegisterEffects& effects,
+                     Fn&& written) {
+  using bytecode::FieldEncoding;
+  for (const bytecode::DecodedField& field : instruction.field_span()) {
+    const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
+    if (traits.encoding == FieldEncoding::kRegisterList && traits.is_write) {
+      for (size_t i = 0; i < field.list.size(); ++i) {
+        if (field.list[i] & kRefRegisterBit) continue;
+        written(uint32_t{field.list[i]});
+        if (field.list[i] % 2 == 0) written(field.list[i] + 1u);  // maybe 64-bit
+      }
+    } else if (traits.encoding == FieldEncoding::kRemapList) {
+      for (size_t i = 0; i < field.remap.size(); ++i) {
+        if (!(field.remap.destination(i) & kRefRegisterBit)) {
+          written(uint32_t{field.remap.destination(i)});
+        }
+      }
+    } else if (traits.encoding == FieldEncoding::kBranchTable) {
+      for (bytecode::BranchCase branch_case : field.cases) {
+        for (size_t i = 0; i < branch_case.remap.size(); ++i) {
+          if (!(branch_case.remap.destination(i) & kRefRegisterBit)) {
+            written(uint32_t{branch_case.remap.destination(i)});
+          }
+        }
+      }
+    }
+  }
+  for (uint32_t r : effects.writes) written(r);
+}
+
 // ---- constant registers -----------------------------------------------------
 // Registers that hold one 32-bit constant for the whole function: written
 // once, by vm.const.i32 / vm.const.f32 (or their .zero forms) in the entry
@@ -455,32 +489,7 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
         if (writes[r] == 0) read_early[r] = true;
       }
     }
-    // Writes the effects leave out (call results, branch copies) count too.
-    for (const bytecode::DecodedField& field : instruction.field_span()) {
-      const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
-      if (traits.encoding == FieldEncoding::kRegisterList && traits.is_write) {
-        for (size_t i = 0; i < field.list.size(); ++i) {
-          if (field.list[i] & kRefRegisterBit) continue;
-          written(field.list[i]);
-          if (field.list[i] % 2 == 0) written(field.list[i] + 1u);  // maybe 64-bit
-        }
-      } else if (traits.encoding == FieldEncoding::kRemapList) {
-        for (size_t i = 0; i < field.remap.size(); ++i) {
-          if (!(field.remap.destination(i) & kRefRegisterBit)) {
-            written(field.remap.destination(i));
-          }
-        }
-      } else if (traits.encoding == FieldEncoding::kBranchTable) {
-        for (bytecode::BranchCase branch_case : field.cases) {
-          for (size_t i = 0; i < branch_case.remap.size(); ++i) {
-            if (!(branch_case.remap.destination(i) & kRefRegisterBit)) {
-              written(branch_case.remap.destination(i));
-            }
-          }
-        }
-      }
-    }
-    for (uint32_t r : effects.writes) written(r);
+    ForEachIntWrite(instruction, effects, written);
     if (entry_block && info.set == OpcodeSet::kCore) {
       auto op = static_cast<bytecode::CoreOpcode>(info.opcode);
       if (op == bytecode::CoreOpcode::ConstI32Zero) {
@@ -503,6 +512,177 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
   }
   return constant;
 }
+
+// ---- constants per use --------------------------------------------------------
+// The function-wide rule above misses constants whose register the compiler
+// reuses once the constant is dead -- common, e.g. in a function with two
+// loops. This forward dataflow over blocks finds, at each instruction, the
+// int registers that hold one known 32-bit constant on every path there:
+// written by vm.const.i32 / vm.const.f32 (or .zero) and not since. Every
+// other write -- over-approximated by ForEachIntWrite, branch copies on all
+// edges of their branch -- makes a register unknown. Function arguments
+// and registers never written are unknown at entry. Bounded like liveness;
+// past the bounds the function-wide rule is used instead.
+
+constexpr int64_t kUnknownValue = INT64_MIN;      // not one known constant
+constexpr int64_t kUnreachedValue = INT64_MIN + 1;  // no path seen yet
+// States held (blocks x registers, 8 MiB) and, per sweep, copied or merged
+// ((blocks + edges) x registers).
+constexpr size_t kMaxConstantEntries = size_t{1} << 20;
+
+// The register and bit pattern a constant instruction writes.
+bool ConstantWrite(const DecodedInstruction& instruction, uint16_t* reg, int32_t* value) {
+  const bytecode::OpcodeInfo& info = *instruction.info;
+  if (info.set == OpcodeSet::kCore) {
+    auto op = static_cast<bytecode::CoreOpcode>(info.opcode);
+    if (op == bytecode::CoreOpcode::ConstI32Zero) {
+      *reg = instruction.field(0).reg;
+      *value = 0;
+      return true;
+    }
+    if (op == bytecode::CoreOpcode::ConstI32) {
+      *reg = instruction.field(1).reg;
+      *value = instruction.field(0).i32();
+      return true;
+    }
+  } else if (info.set == OpcodeSet::kExtF32) {
+    auto op = static_cast<bytecode::ExtF32Opcode>(info.opcode);
+    if (op == bytecode::ExtF32Opcode::ConstF32Zero) {
+      *reg = instruction.field(0).reg;
+      *value = 0;
+      return true;
+    }
+    if (op == bytecode::ExtF32Opcode::ConstF32) {
+      *reg = instruction.field(1).reg;
+      *value = instruction.field(0).i32();
+      return true;
+    }
+  }
+  return false;
+}
+
+class ConstantFlow {
+ public:
+  // The analysis of `function`, or nullopt when it exceeds the bounds.
+  static Result<std::optional<ConstantFlow>> Analyze(std::span<const uint8_t> function) {
+    ConstantFlow flow;
+    DecodedInstruction instruction;
+    std::vector<uint32_t> pcs;
+    std::vector<uint32_t> block_of;
+    std::vector<int64_t> block_by_marker_pc(function.size() + 1, -1);
+    size_t block_count = 0;
+    size_t edge_count = 0;
+    uint32_t register_limit = 2;
+    for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction));
+      if (instruction.info->has_flag(bytecode::kBlockMarker)) {
+        block_by_marker_pc[pc] = static_cast<int64_t>(block_count++);
+      }
+      if (block_count == 0) return std::optional<ConstantFlow>();
+      pcs.push_back(pc);
+      block_of.push_back(static_cast<uint32_t>(block_count - 1));
+      RegisterEffects effects = EffectsOf(instruction);
+      for (uint32_t r : effects.reads) register_limit = std::max(register_limit, r + 2);
+      ForEachIntWrite(instruction, effects, [&](uint32_t r) {
+        register_limit = std::max(register_limit, r + 2);
+      });
+      instruction.ForEachBranchTarget([&](uint32_t) { ++edge_count; });
+    }
+    // A sweep copies a state per block and merges one per edge.
+    if (block_count == 0 ||
+        (block_count + edge_count) * size_t{register_limit} > kMaxConstantEntries) {
+      return std::optional<ConstantFlow>();
+    }
+    flow.registers_ = register_limit;
+    flow.in_.assign(block_count * size_t{register_limit}, kUnreachedValue);
+    // Entry: nothing is a known constant.
+    std::fill(flow.in_.begin(), flow.in_.begin() + register_limit, kUnknownValue);
+    std::vector<int64_t> state(register_limit);
+    bool changed = true;
+    for (int sweep = 0; changed; ++sweep) {
+      if (sweep == kMaxLivenessSweeps) return std::optional<ConstantFlow>();
+      changed = false;
+      for (size_t i = 0; i < pcs.size(); ++i) {
+        EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
+        const uint32_t b = block_of[i];
+        if (instruction.info->has_flag(bytecode::kBlockMarker)) {
+          std::copy_n(flow.in_.begin() + b * size_t{register_limit}, register_limit,
+                      state.begin());
+        }
+        Apply(instruction, state);
+        Status target_status;
+        instruction.ForEachBranchTarget([&](uint32_t target) {
+          if (target >= block_by_marker_pc.size() || block_by_marker_pc[target] < 0) {
+            target_status = InternalError("branch target is not a block");
+            return;
+          }
+          size_t s = static_cast<size_t>(block_by_marker_pc[target]);
+          changed |= flow.Meet(s, state);
+        });
+        EMBER_RETURN_IF_ERROR(target_status);
+        // Falling through into the next block (a block whose last
+        // instruction is not a terminator does not verify, but be safe).
+        if (i + 1 < pcs.size() && block_of[i + 1] != b &&
+            !instruction.info->has_flag(bytecode::kTerminator)) {
+          changed |= flow.Meet(block_of[i + 1], state);
+        }
+      }
+    }
+    return std::optional<ConstantFlow>(std::move(flow));
+  }
+
+  // Walks the function in pc order: call Step for every instruction, then
+  // query the registers it reads.
+  void Step(const DecodedInstruction& instruction) {
+    if (has_previous_) Apply(previous_, state_);
+    if (instruction.info->has_flag(bytecode::kBlockMarker)) {
+      state_.assign(in_.begin() + block_ * size_t{registers_},
+                    in_.begin() + (block_ + 1) * size_t{registers_});
+      ++block_;
+    }
+    previous_ = instruction;
+    has_previous_ = true;
+  }
+  std::optional<int32_t> Value(uint16_t reg) const {
+    if (reg >= state_.size()) return std::nullopt;
+    int64_t v = state_[reg];
+    if (v == kUnknownValue || v == kUnreachedValue) return std::nullopt;
+    return static_cast<int32_t>(v);
+  }
+
+ private:
+  // The state after `instruction`: its writes, over-approximated (copies of
+  // a branch apply to every edge), make registers unknown; a constant
+  // instruction then makes its result known.
+  static void Apply(const DecodedInstruction& instruction, std::vector<int64_t>& state) {
+    ForEachIntWrite(instruction, EffectsOf(instruction), [&](uint32_t r) {
+      if (r < state.size()) state[r] = kUnknownValue;
+    });
+    uint16_t reg;
+    int32_t value;
+    if (ConstantWrite(instruction, &reg, &value) && reg < state.size()) state[reg] = value;
+  }
+  // in[block] = in[block] meet state; returns whether it changed.
+  bool Meet(size_t block, const std::vector<int64_t>& state) {
+    bool changed = false;
+    int64_t* in = in_.data() + block * size_t{registers_};
+    for (size_t r = 0; r < registers_; ++r) {
+      int64_t merged = in[r] == kUnreachedValue ? state[r]
+                       : (state[r] == kUnreachedValue || state[r] == in[r]) ? in[r]
+                                                                              : kUnknownValue;
+      changed |= merged != in[r];
+      in[r] = merged;
+    }
+    return changed;
+  }
+
+  uint32_t registers_ = 0;
+  std::vector<int64_t> in_;  // per block, per register
+  std::vector<int64_t> state_;
+  size_t block_ = 0;
+  DecodedInstruction previous_;
+  bool has_previous_ = false;
+};
 
 // The immediate form of an i32 binary op, and whether it is commutative.
 bool ImmediateForm(uint8_t core_opcode, ExecOpcode* form, bool* commutative) {
@@ -776,17 +956,27 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function));
   EMBER_ASSIGN_OR_RETURN(std::vector<std::optional<int32_t>> constants,
                          FindConstantRegisters(function));
+  EMBER_ASSIGN_OR_RETURN(std::optional<ConstantFlow> flow, ConstantFlow::Analyze(function));
+  // The constant in `reg` before the current instruction: per use when the
+  // dataflow ran, else the function-wide rule.
+  auto constant_of = [&](uint16_t reg) -> std::optional<int32_t> {
+    if (flow) return flow->Value(reg);
+    if (reg >= constants.size()) return std::nullopt;
+    return constants[reg];
+  };
   auto small_constant = [&](uint16_t reg) -> std::optional<int32_t> {
-    if (reg >= constants.size() || !constants[reg]) return std::nullopt;
-    int32_t value = *constants[reg];
+    std::optional<int32_t> constant = constant_of(reg);
+    if (!constant) return std::nullopt;
+    int32_t value = *constant;
     if (value < INT16_MIN || value > INT16_MAX) return std::nullopt;
     return value;
   };
   // A constant whose f32 bit pattern is a bfloat16 (low half zero): its
   // high half, which the f32 immediate handlers shift back up.
   auto bf16_constant = [&](uint16_t reg) -> std::optional<uint16_t> {
-    if (reg >= constants.size() || !constants[reg]) return std::nullopt;
-    uint32_t bits = static_cast<uint32_t>(*constants[reg]);
+    std::optional<int32_t> constant = constant_of(reg);
+    if (!constant) return std::nullopt;
+    uint32_t bits = static_cast<uint32_t>(*constant);
     if ((bits & 0xFFFFu) != 0) return std::nullopt;
     return static_cast<uint16_t>(bits >> 16);
   };
@@ -807,6 +997,7 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
     EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
                           "preparing pc %u for execution", pc);
+    if (flow) flow->Step(instruction);
     const bytecode::OpcodeInfo& info = *instruction.info;
     uint8_t* at = code.data() + pc;
     const size_t length = instruction.next_pc - pc;

@@ -230,6 +230,9 @@ TEST(ExecutableCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
     int count = 0;
   };
   Expected expected[] = {
+      // The lt.s loop's step, -2, sits in a register the compiler reuses
+      // after the loop: a constant only per use (ConstantFlow).
+      {ExecOpcode::kAddImmBrToCmpLTI32SBrD, ExecOpcode::kBrToCmpLTI32SBrD},
       {ExecOpcode::kAddImmBrToCmpEQI32BrD, ExecOpcode::kBrToCmpEQI32BrD},
       {ExecOpcode::kAddImmBrToCmpNEI32BrD, ExecOpcode::kBrToCmpNEI32BrD},
       {ExecOpcode::kAddImmBrToCmpLTI32UBrD, ExecOpcode::kBrToCmpLTI32UBrD},
@@ -254,10 +257,11 @@ TEST(ExecutableCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
     }
   }
   EXPECT_TRUE(mul_loop_seen);
-  EXPECT_EQ(expected[0].count, 1) << "eq";
-  EXPECT_EQ(expected[1].count, 1) << "ne";
-  EXPECT_EQ(expected[2].count, 2) << "lt.u";
-  EXPECT_EQ(expected[3].count, 1) << "nz";
+  EXPECT_EQ(expected[0].count, 1) << "lt.s";
+  EXPECT_EQ(expected[1].count, 1) << "eq";
+  EXPECT_EQ(expected[2].count, 1) << "ne";
+  EXPECT_EQ(expected[3].count, 2) << "lt.u";
+  EXPECT_EQ(expected[4].count, 1) << "nz";
 }
 
 int16_t Slot(const std::vector<uint8_t>& code, uint32_t at) {
@@ -415,6 +419,118 @@ TEST(ExecutableCodeTest, ForwardsTheLoopCarriedShape) {
   ASSERT_TRUE(plain.ok());
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
     EXPECT_FALSE((*plain)[instruction.pc] == static_cast<uint8_t>(ExecOpcode::kXorI32AccL));
+  }
+}
+
+// A tiny assembler for hand-written functions (fields as the decoder reads
+// them: u16 registers, u32 immediates and targets, lists padded to 2).
+struct Assembler {
+  std::vector<uint8_t> bytes;
+  void U8(uint8_t v) { bytes.push_back(v); }
+  void U16(uint16_t v) {
+    U8(static_cast<uint8_t>(v));
+    U8(static_cast<uint8_t>(v >> 8));
+  }
+  void U32(uint32_t v) {
+    U16(static_cast<uint16_t>(v));
+    U16(static_cast<uint16_t>(v >> 16));
+  }
+  void Pad() {
+    if (bytes.size() % 2) U8(0);
+  }
+  uint32_t Block() {
+    uint32_t pc = static_cast<uint32_t>(bytes.size());
+    U8(static_cast<uint8_t>(bytecode::CoreOpcode::Block));
+    return pc;
+  }
+  void ConstI32(int32_t value, uint16_t result) {
+    U8(static_cast<uint8_t>(bytecode::CoreOpcode::ConstI32));
+    U32(static_cast<uint32_t>(value));
+    U16(result);
+  }
+  void AddI32(uint16_t lhs, uint16_t rhs, uint16_t result) {
+    U8(static_cast<uint8_t>(bytecode::CoreOpcode::AddI32));
+    U16(lhs);
+    U16(rhs);
+    U16(result);
+  }
+  // A copyless branch; returns where its target goes (patched later).
+  size_t Branch() {
+    U8(static_cast<uint8_t>(bytecode::CoreOpcode::Branch));
+    size_t at = bytes.size();
+    U32(0);
+    Pad();
+    U16(0);
+    return at;
+  }
+  // A copyless vm.cond_br; returns where its two targets go.
+  std::pair<size_t, size_t> CondBranch(uint16_t condition) {
+    U8(static_cast<uint8_t>(bytecode::CoreOpcode::CondBranch));
+    U16(condition);
+    size_t on_true = bytes.size();
+    U32(0);
+    Pad();
+    U16(0);
+    size_t on_false = bytes.size();
+    U32(0);
+    Pad();
+    U16(0);
+    return {on_true, on_false};
+  }
+  void Return(std::initializer_list<uint16_t> registers) {
+    U8(static_cast<uint8_t>(bytecode::CoreOpcode::Return));
+    Pad();
+    U16(static_cast<uint16_t>(registers.size()));
+    for (uint16_t r : registers) U16(r);
+  }
+  void Patch(size_t at, uint32_t target) {
+    for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<uint8_t>(target >> (8 * i));
+  }
+};
+
+// A register that holds a constant on one path into a block and another
+// value on the other is not a constant there; one that holds the same
+// constant on both is, and a later vm.const.i32 into the same register
+// makes it that constant from there on (ConstantFlow).
+TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
+  for (int32_t other : {5, 7}) {
+    Assembler a;
+    a.Block();
+    auto [on_true, on_false] = a.CondBranch(0);  // r0: the argument
+    uint32_t then_block = a.Block();
+    a.ConstI32(5, 1);
+    size_t then_exit = a.Branch();
+    uint32_t else_block = a.Block();
+    a.ConstI32(other, 1);
+    size_t else_exit = a.Branch();
+    uint32_t join = a.Block();
+    const uint32_t first_add = static_cast<uint32_t>(a.bytes.size());
+    a.AddI32(0, 1, 2);  // r1 is 5, or 5 or 7
+    a.ConstI32(-3, 1);  // the same register, now -3 on every path
+    const uint32_t second_add = static_cast<uint32_t>(a.bytes.size());
+    a.AddI32(1, 0, 3);
+    a.Return({2, 3});
+    a.Patch(on_true, then_block);
+    a.Patch(on_false, else_block);
+    a.Patch(then_exit, join);
+    a.Patch(else_exit, join);
+    // The function is well formed (it decodes to the end).
+    ASSERT_FALSE(DecodeAll(a.bytes).empty());
+
+    auto exec = MakeExecutableCode(a.bytes, ExecOptions{.forward_results = false});
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    const std::vector<uint8_t>& code = *exec;
+    if (other == 5) {
+      EXPECT_EQ(code[first_add], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
+      EXPECT_EQ(Slot(code, first_add + 3), 5);
+    } else {
+      EXPECT_EQ(code[first_add], static_cast<uint8_t>(bytecode::CoreOpcode::AddI32))
+          << "r1 differs between the paths into the join";
+    }
+    // The constant moved from the left: lhs r0, immediate -3.
+    EXPECT_EQ(code[second_add], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
+    EXPECT_EQ(Slot(code, second_add + 1), 0);
+    EXPECT_EQ(Slot(code, second_add + 3), -3);
   }
 }
 

@@ -281,7 +281,9 @@ vm.module @ops_loops {
   // compare result is dead -- the executable copy runs add, branch and head
   // as one instruction. One loop per comparison, with negative steps, an
   // unsigned compare across the sign boundary, and a loop whose add is not
-  // last (no latch: the copy must leave it alone).
+  // last (no latch: the copy must leave it alone). The compiler reuses the
+  // register of the first loop's step (-2) after that loop, so the step is
+  // a constant only where it is used (executable_code.cc, ConstantFlow).
   vm.export @test_loop_latches_each_compare
   vm.func @test_loop_latches_each_compare() {
     %k0 = vm.const.i32 0
