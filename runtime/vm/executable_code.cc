@@ -4,6 +4,8 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <unordered_map>
+#include <vector>
 
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/instruction_layout.h"
@@ -270,6 +272,9 @@ struct Coalesced {
   // Pcs (ascending) of the vm.cond_br whose condition register is dead at
   // both targets.
   std::vector<uint32_t> dead_conditions;
+  // False when the liveness analysis gave up at a bound (nothing coalesced).
+  bool complete = false;
+  size_t walk_steps = 0;  // instructions looked at walking back from branches
 };
 
 // Limits of the liveness analysis: bitset words over all blocks (each of
@@ -278,13 +283,43 @@ struct Coalesced {
 constexpr size_t kMaxLivenessWords = size_t{1} << 20;
 constexpr int kMaxLivenessSweeps = 64;
 
-Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
+// Those limits bound memory, not time: a small hostile function (a few
+// blocks, a register numbered 30000, a chain that converges one block per
+// sweep) could still cost 64 sweeps over a million words -- ~50 us of load
+// time per byte of module. So each analysis also gets a work budget
+// proportional to the function's size (units: 64-bit words or state entries
+// touched) and gives up -- leaves its rewrites out, which is always correct
+// -- once it is spent. Compiled code needs a small fraction of it (a few
+// sweeps over few live registers).
+constexpr size_t kAnalysisWorkPerByte = 256;
+constexpr size_t kAnalysisWorkFloor = size_t{1} << 14;
+
+class WorkBudget {
+ public:
+  explicit WorkBudget(size_t function_size)
+      : limit_(kAnalysisWorkFloor + kAnalysisWorkPerByte * function_size) {}
+  // False (and nothing spent) when `units` more would exceed the budget.
+  bool Spend(size_t units) {
+    if (units > limit_ - spent_) return false;
+    spent_ += units;
+    return true;
+  }
+  size_t spent() const { return spent_; }
+  size_t limit() const { return limit_; }
+
+ private:
+  size_t limit_;
+  size_t spent_ = 0;
+};
+
+Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBudget& budget) {
   // Instructions, blocks, and the register count the bitsets need.
   std::vector<uint32_t> pcs;
   std::vector<uint32_t> block_of;      // per instruction
   std::vector<uint32_t> block_start;   // per block: first instruction index
   std::vector<int64_t> block_by_marker_pc(function.size() + 1, -1);
   uint32_t register_limit = 2;
+  size_t edge_count = 0;
   DecodedInstruction instruction;
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
     EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
@@ -299,16 +334,19 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
     RegisterEffects effects = EffectsOf(instruction);
     for (uint32_t r : effects.reads) register_limit = std::max(register_limit, r + 2);
     for (uint32_t r : effects.writes) register_limit = std::max(register_limit, r + 2);
+    instruction.ForEachBranchTarget([&](uint32_t) { ++edge_count; });
   }
   const size_t block_count = block_start.size();
   if (block_count == 0) return Coalesced{};
 
   // Hostile modules can be large: the analysis is skipped (nothing is
   // coalesced, which is always correct) rather than allowed to take
-  // unbounded memory or time.
-  if (block_count * ((register_limit + 63) / 64) > kMaxLivenessWords) {
-    return Coalesced{};
-  }
+  // unbounded memory or time. The sets (uses, defs, live-in per block) and
+  // the first sweep are paid for before anything is allocated.
+  const size_t words = (size_t{register_limit} + 63) / 64;
+  if (block_count * words > kMaxLivenessWords) return Coalesced{};
+  const size_t sweep_work = (3 * block_count + edge_count) * words + pcs.size();
+  if (!budget.Spend(3 * block_count * words + sweep_work)) return Coalesced{};
   // Per-block uses (read before written), definitions and successors.
   std::vector<RegisterSet> uses(block_count, RegisterSet(register_limit));
   std::vector<RegisterSet> defs(block_count, RegisterSet(register_limit));
@@ -336,6 +374,9 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   int sweeps = 0;
   for (bool changed = true; changed;) {
     if (++sweeps > kMaxLivenessSweeps) return Coalesced{};
+    // Per block: clear, transfer, merge; per edge: merge (the first sweep
+    // is paid for above).
+    if (sweeps > 1 && !budget.Spend(sweep_work)) return Coalesced{};
     changed = false;
     for (size_t b = block_count; b-- > 0;) {
       live_out = RegisterSet(register_limit);
@@ -347,6 +388,11 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
   }
 
   Coalesced out;
+  out.complete = true;
+  // Registers touched in the current walk back (see below): stamped, so
+  // that nothing is cleared per branch.
+  std::vector<uint32_t> touched_at;
+  uint32_t touch_stamp = 0;
   for (size_t i = 0; i < pcs.size(); ++i) {
     EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
     const bytecode::OpcodeInfo& info = *instruction.info;
@@ -367,53 +413,75 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function) {
     RemapList remap = instruction.field(1).remap;
     if (remap.empty() || !IsScalarRemap(remap)) continue;
     uint32_t target = static_cast<uint32_t>(block_by_marker_pc[instruction.field(0).u32()]);
+    // A copy onto itself does nothing: dropped first. Of the rest, a copy
+    // whose two registers no other copy mentions, and whose source is dead
+    // at the target, is a candidate.
     std::vector<std::pair<uint16_t, uint16_t>> pairs;
     for (size_t k = 0; k < remap.size(); ++k) {
-      pairs.emplace_back(remap.source(k), remap.destination(k));
+      if (remap.source(k) != remap.destination(k)) {
+        pairs.emplace_back(remap.source(k), remap.destination(k));
+      }
     }
-    bool changed = false;
-    for (size_t k = 0; k < pairs.size();) {
-      const uint16_t source = pairs[k].first;
-      const uint16_t destination = pairs[k].second;
-      auto mentions = [&](uint16_t reg) { return reg == source || reg == destination; };
-      bool removable = false;
-      if (source == destination) {
-        removable = true;  // a copy onto itself does nothing
-      } else {
-        bool alone = true;
-        for (size_t j = 0; j < pairs.size(); ++j) {
-          if (j != k && (mentions(pairs[j].first) || mentions(pairs[j].second))) alone = false;
-        }
-        if (alone && !live_in[target].Test(source)) {
-          // Walk back through the block to the instruction that computes
-          // `source`; everything in between must leave both registers alone.
-          DecodedInstruction prior;
-          for (size_t p = i; p-- > block_start[block_of[i]];) {
-            EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[p], &prior));
-            if (prior.info->has_flag(bytecode::kBlockMarker)) break;
-            RegisterEffects effects = EffectsOf(prior);
-            if (!effects.fixed_length) break;
-            const bytecode::DecodedField* result = Single32BitResult(prior);
-            if (result != nullptr && result->reg == source) {
+    bool changed = pairs.size() != remap.size();
+    std::unordered_map<uint16_t, uint32_t> mentions;
+    for (auto [source, destination] : pairs) {
+      ++mentions[source];
+      ++mentions[destination];
+    }
+    std::unordered_map<uint16_t, size_t> candidate_by_source;
+    for (size_t k = 0; k < pairs.size(); ++k) {
+      auto [source, destination] = pairs[k];
+      if (mentions[source] == 1 && mentions[destination] == 1 &&
+          !live_in[target].Test(source)) {
+        candidate_by_source.emplace(source, k);
+      }
+    }
+    // One walk back through the block: the instruction that computes a
+    // candidate's source can write its destination instead when nothing
+    // after it (up to the branch) touches either register. Only
+    // fixed-length instructions are looked through.
+    std::vector<bool> removed(pairs.size(), false);
+    if (!candidate_by_source.empty()) {
+      ++touch_stamp;
+      auto touched = [&](uint32_t r) {
+        return r < touched_at.size() && touched_at[r] == touch_stamp;
+      };
+      auto touch = [&](uint32_t r) {
+        if (r >= touched_at.size()) touched_at.resize(r + 1, 0);
+        touched_at[r] = touch_stamp;
+      };
+      DecodedInstruction prior;
+      for (size_t p = i; p-- > block_start[block_of[i]];) {
+        EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[p], &prior));
+        ++out.walk_steps;
+        if (prior.info->has_flag(bytecode::kBlockMarker)) break;
+        RegisterEffects effects = EffectsOf(prior);
+        if (!effects.fixed_length) break;
+        const bytecode::DecodedField* result = Single32BitResult(prior);
+        if (result != nullptr) {
+          auto candidate = candidate_by_source.find(result->reg);
+          if (candidate != candidate_by_source.end()) {
+            auto [source, destination] = pairs[candidate->second];
+            if (!touched(source) && !touched(destination)) {
               out.results.emplace_back(result->offset, destination);
-              removable = true;
-              break;
+              removed[candidate->second] = true;
+              changed = true;
             }
-            bool touches = false;
-            for (uint32_t r : effects.reads) touches |= r == source || r == destination;
-            for (uint32_t r : effects.writes) touches |= r == source || r == destination;
-            if (touches) break;
+            candidate_by_source.erase(candidate);  // computed here or never
           }
         }
-      }
-      if (removable) {
-        pairs.erase(pairs.begin() + static_cast<std::ptrdiff_t>(k));
-        changed = true;
-      } else {
-        ++k;
+        for (uint32_t r : effects.reads) touch(r);
+        for (uint32_t r : effects.writes) touch(r);
+        if (candidate_by_source.empty()) break;
       }
     }
-    if (changed) out.branches.emplace_back(pcs[i], std::move(pairs));
+    if (changed) {
+      std::vector<std::pair<uint16_t, uint16_t>> kept;
+      for (size_t k = 0; k < pairs.size(); ++k) {
+        if (!removed[k]) kept.push_back(pairs[k]);
+      }
+      out.branches.emplace_back(pcs[i], std::move(kept));
+    }
   }
   return out;
 }
@@ -521,13 +589,13 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
 // written by vm.const.i32 / vm.const.f32 (or .zero) and not since. Every
 // other write -- over-approximated by ForEachIntWrite, branch copies on all
 // edges of their branch -- makes a register unknown. Function arguments
-// and registers never written are unknown at entry. Bounded like liveness;
-// past the bounds the function-wide rule is used instead.
+// and registers never written are unknown at entry. Bounded like liveness
+// (memory, sweeps and a work budget); past the bounds the function-wide
+// rule is used instead.
 
 constexpr int64_t kUnknownValue = INT64_MIN;      // not one known constant
 constexpr int64_t kUnreachedValue = INT64_MIN + 1;  // no path seen yet
-// States held (blocks x registers, 8 MiB) and, per sweep, copied or merged
-// ((blocks + edges) x registers).
+// States held: blocks x tracked registers (8 MiB).
 constexpr size_t kMaxConstantEntries = size_t{1} << 20;
 
 // The register and bit pattern a constant instruction writes.
@@ -564,68 +632,94 @@ bool ConstantWrite(const DecodedInstruction& instruction, uint16_t* reg, int32_t
 class ConstantFlow {
  public:
   // The analysis of `function`, or nullopt when it exceeds the bounds.
-  static Result<std::optional<ConstantFlow>> Analyze(std::span<const uint8_t> function) {
+  static Result<std::optional<ConstantFlow>> Analyze(std::span<const uint8_t> function,
+                                                    WorkBudget& budget) {
     ConstantFlow flow;
     DecodedInstruction instruction;
+    // First pass: blocks, their successors, and the registers constant ops
+    // write (only those can hold a known constant: the state tracks them,
+    // by dense index, not the whole bank).
     std::vector<uint32_t> pcs;
-    std::vector<uint32_t> block_of;
+    std::vector<uint32_t> block_start;  // per block: first instruction index
     std::vector<int64_t> block_by_marker_pc(function.size() + 1, -1);
-    size_t block_count = 0;
-    size_t edge_count = 0;
-    uint32_t register_limit = 2;
+    std::vector<uint16_t> constant_registers;
     for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
       EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction));
       if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-        block_by_marker_pc[pc] = static_cast<int64_t>(block_count++);
+        block_by_marker_pc[pc] = static_cast<int64_t>(block_start.size());
+        block_start.push_back(static_cast<uint32_t>(pcs.size()));
       }
-      if (block_count == 0) return std::optional<ConstantFlow>();
+      if (block_start.empty()) return std::optional<ConstantFlow>();
       pcs.push_back(pc);
-      block_of.push_back(static_cast<uint32_t>(block_count - 1));
-      RegisterEffects effects = EffectsOf(instruction);
-      for (uint32_t r : effects.reads) register_limit = std::max(register_limit, r + 2);
-      ForEachIntWrite(instruction, effects, [&](uint32_t r) {
-        register_limit = std::max(register_limit, r + 2);
-      });
-      instruction.ForEachBranchTarget([&](uint32_t) { ++edge_count; });
+      uint16_t reg;
+      int32_t value;
+      if (ConstantWrite(instruction, &reg, &value)) constant_registers.push_back(reg);
     }
-    // A sweep copies a state per block and merges one per edge.
-    if (block_count == 0 ||
-        (block_count + edge_count) * size_t{register_limit} > kMaxConstantEntries) {
+    const size_t block_count = block_start.size();
+    std::sort(constant_registers.begin(), constant_registers.end());
+    constant_registers.erase(
+        std::unique(constant_registers.begin(), constant_registers.end()),
+        constant_registers.end());
+    const size_t tracked = constant_registers.size();
+    if (block_count == 0 || block_count * tracked > kMaxConstantEntries) {
       return std::optional<ConstantFlow>();
     }
-    flow.registers_ = register_limit;
-    flow.in_.assign(block_count * size_t{register_limit}, kUnreachedValue);
-    // Entry: nothing is a known constant.
-    std::fill(flow.in_.begin(), flow.in_.begin() + register_limit, kUnknownValue);
-    std::vector<int64_t> state(register_limit);
-    bool changed = true;
-    for (int sweep = 0; changed; ++sweep) {
-      if (sweep == kMaxLivenessSweeps) return std::optional<ConstantFlow>();
-      changed = false;
-      for (size_t i = 0; i < pcs.size(); ++i) {
+    flow.index_of_.assign(constant_registers.empty() ? 0 : constant_registers.back() + 1u, -1);
+    for (size_t i = 0; i < tracked; ++i) {
+      flow.index_of_[constant_registers[i]] = static_cast<int32_t>(i);
+    }
+    flow.tracked_ = tracked;
+
+    // Second pass: per block, the successors and the net effect on the
+    // tracked registers, as (index, value) in order (later entries win), so
+    // that the sweeps never decode again.
+    std::vector<std::vector<uint32_t>> successors(block_count);
+    std::vector<std::vector<std::pair<uint32_t, int64_t>>> effects(block_count);
+    size_t effect_count = 0;
+    size_t edge_count = 0;
+    for (size_t b = 0; b < block_count; ++b) {
+      const size_t end = b + 1 < block_count ? block_start[b + 1] : pcs.size();
+      for (size_t i = block_start[b]; i < end; ++i) {
         EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
-        const uint32_t b = block_of[i];
-        if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-          std::copy_n(flow.in_.begin() + b * size_t{register_limit}, register_limit,
-                      state.begin());
-        }
-        Apply(instruction, state);
+        flow.ForEachEffect(instruction, [&](uint32_t index, int64_t value) {
+          effects[b].emplace_back(index, value);
+        });
         Status target_status;
         instruction.ForEachBranchTarget([&](uint32_t target) {
           if (target >= block_by_marker_pc.size() || block_by_marker_pc[target] < 0) {
             target_status = InternalError("branch target is not a block");
             return;
           }
-          size_t s = static_cast<size_t>(block_by_marker_pc[target]);
-          changed |= flow.Meet(s, state);
+          successors[b].push_back(static_cast<uint32_t>(block_by_marker_pc[target]));
         });
         EMBER_RETURN_IF_ERROR(target_status);
         // Falling through into the next block (a block whose last
         // instruction is not a terminator does not verify, but be safe).
-        if (i + 1 < pcs.size() && block_of[i + 1] != b &&
+        if (i + 1 == end && b + 1 < block_count &&
             !instruction.info->has_flag(bytecode::kTerminator)) {
-          changed |= flow.Meet(block_of[i + 1], state);
+          successors[b].push_back(static_cast<uint32_t>(b + 1));
         }
+      }
+      effect_count += effects[b].size();
+      edge_count += successors[b].size();
+    }
+
+    flow.in_.assign(block_count * tracked, kUnreachedValue);
+    // Entry: nothing is a known constant.
+    std::fill(flow.in_.begin(), flow.in_.begin() + tracked, kUnknownValue);
+    std::vector<int64_t> state(tracked);
+    bool changed = true;
+    for (int sweep = 0; changed; ++sweep) {
+      if (sweep == kMaxLivenessSweeps) return std::optional<ConstantFlow>();
+      // Per block a copy, per edge a meet, and the block effects.
+      if (!budget.Spend((block_count + edge_count) * tracked + effect_count + block_count)) {
+        return std::optional<ConstantFlow>();
+      }
+      changed = false;
+      for (size_t b = 0; b < block_count; ++b) {
+        std::copy_n(flow.in_.begin() + b * tracked, tracked, state.begin());
+        for (auto [index, value] : effects[b]) state[index] = value;
+        for (uint32_t s : successors[b]) changed |= flow.Meet(s, state);
       }
     }
     return std::optional<ConstantFlow>(std::move(flow));
@@ -636,16 +730,17 @@ class ConstantFlow {
   void Step(const DecodedInstruction& instruction) {
     if (has_previous_) Apply(previous_, state_);
     if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-      state_.assign(in_.begin() + block_ * size_t{registers_},
-                    in_.begin() + (block_ + 1) * size_t{registers_});
+      state_.assign(in_.begin() + block_ * tracked_, in_.begin() + (block_ + 1) * tracked_);
       ++block_;
     }
     previous_ = instruction;
     has_previous_ = true;
   }
   std::optional<int32_t> Value(uint16_t reg) const {
-    if (reg >= state_.size()) return std::nullopt;
-    int64_t v = state_[reg];
+    if (reg >= index_of_.size() || index_of_[reg] < 0) return std::nullopt;
+    const size_t i = static_cast<size_t>(index_of_[reg]);
+    if (i >= state_.size()) return std::nullopt;
+    int64_t v = state_[i];
     if (v == kUnknownValue || v == kUnreachedValue) return std::nullopt;
     return static_cast<int32_t>(v);
   }
@@ -654,19 +749,29 @@ class ConstantFlow {
   // The state after `instruction`: its writes, over-approximated (copies of
   // a branch apply to every edge), make registers unknown; a constant
   // instruction then makes its result known.
-  static void Apply(const DecodedInstruction& instruction, std::vector<int64_t>& state) {
+  void Apply(const DecodedInstruction& instruction, std::vector<int64_t>& state) const {
+    ForEachEffect(instruction, [&](uint32_t index, int64_t value) { state[index] = value; });
+  }
+  // The (tracked index, new value) updates of `instruction`, in order.
+  template <typename Fn>
+  void ForEachEffect(const DecodedInstruction& instruction, Fn&& update) const {
     ForEachIntWrite(instruction, EffectsOf(instruction), [&](uint32_t r) {
-      if (r < state.size()) state[r] = kUnknownValue;
+      if (r < index_of_.size() && index_of_[r] >= 0) {
+        update(static_cast<uint32_t>(index_of_[r]), kUnknownValue);
+      }
     });
     uint16_t reg;
     int32_t value;
-    if (ConstantWrite(instruction, &reg, &value) && reg < state.size()) state[reg] = value;
+    if (ConstantWrite(instruction, &reg, &value) && reg < index_of_.size() &&
+        index_of_[reg] >= 0) {
+      update(static_cast<uint32_t>(index_of_[reg]), int64_t{value});
+    }
   }
   // in[block] = in[block] meet state; returns whether it changed.
   bool Meet(size_t block, const std::vector<int64_t>& state) {
     bool changed = false;
-    int64_t* in = in_.data() + block * size_t{registers_};
-    for (size_t r = 0; r < registers_; ++r) {
+    int64_t* in = in_.data() + block * tracked_;
+    for (size_t r = 0; r < tracked_; ++r) {
       int64_t merged = in[r] == kUnreachedValue ? state[r]
                        : (state[r] == kUnreachedValue || state[r] == in[r]) ? in[r]
                                                                               : kUnknownValue;
@@ -676,8 +781,9 @@ class ConstantFlow {
     return changed;
   }
 
-  uint32_t registers_ = 0;
-  std::vector<int64_t> in_;  // per block, per register
+  std::vector<int32_t> index_of_;  // register -> tracked index, or -1
+  size_t tracked_ = 0;
+  std::vector<int64_t> in_;  // per block, per tracked register
   std::vector<int64_t> state_;
   size_t block_ = 0;
   DecodedInstruction previous_;
@@ -950,13 +1056,24 @@ void ForwardResults(std::span<const uint8_t> function, std::vector<uint8_t>& cod
 }  // namespace
 
 Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
-                                                const ExecOptions& options) {
+                                                const ExecOptions& options, ExecStats* stats) {
   std::vector<uint8_t> code(function.begin(), function.end());
   if (!options.rewrite) return code;
-  EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function));
+  WorkBudget liveness_budget(function.size());
+  WorkBudget constants_budget(function.size());
+  EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function, liveness_budget));
   EMBER_ASSIGN_OR_RETURN(std::vector<std::optional<int32_t>> constants,
                          FindConstantRegisters(function));
-  EMBER_ASSIGN_OR_RETURN(std::optional<ConstantFlow> flow, ConstantFlow::Analyze(function));
+  EMBER_ASSIGN_OR_RETURN(std::optional<ConstantFlow> flow,
+                         ConstantFlow::Analyze(function, constants_budget));
+  if (stats != nullptr) {
+    stats->liveness_complete = coalesced.complete;
+    stats->constants_complete = flow.has_value();
+    stats->liveness_work = liveness_budget.spent();
+    stats->constants_work = constants_budget.spent();
+    stats->work_budget = liveness_budget.limit();
+    stats->copy_walk_steps = coalesced.walk_steps;
+  }
   // The constant in `reg` before the current instruction: per use when the
   // dataflow ran, else the function-wide rule.
   auto constant_of = [&](uint16_t reg) -> std::optional<int32_t> {

@@ -276,10 +276,27 @@ struct ExecOptions {
   bool forward_results = true;
 };
 
+// What the load-time analyses did for one function (for tests and tools).
+// Each analysis has a work budget proportional to the function's size
+// (units: 64-bit words or states touched, about a nanosecond each) and
+// gives up -- leaving its rewrites out -- past it, so that a hostile module
+// cannot make loading slow.
+struct ExecStats {
+  bool liveness_complete = false;   // copy coalescing, dead compare results
+  bool constants_complete = false;  // per-use constants (else function-wide)
+  size_t liveness_work = 0;
+  size_t constants_work = 0;
+  size_t work_budget = 0;  // of each analysis
+  // Instructions looked at by copy coalescing's walks back from branches:
+  // at most one per instruction (each block is walked once).
+  size_t copy_walk_steps = 0;
+};
+
 // Returns the executable copy of one verified function (`function` is its
 // bytecode, as the verifier saw it). Fails only if the bytes do not decode,
 // which the verifier rules out.
 Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
-                                                const ExecOptions& options = {});
+                                                const ExecOptions& options = {},
+                                                ExecStats* stats = nullptr);
 
 }  // namespace ember::vm::bytecode_internal

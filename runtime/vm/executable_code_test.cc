@@ -83,9 +83,15 @@ TEST(ExecutableCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
       ASSERT_TRUE(plain.ok());
       EXPECT_TRUE(std::equal(plain->begin(), plain->end(), function.begin(),
                              function.end()));
-      auto exec = MakeExecutableCode(function);
+      ExecStats stats;
+      auto exec = MakeExecutableCode(function, {}, &stats);
       ASSERT_TRUE(exec.ok()) << exec.status().ToString();
       ASSERT_EQ(exec->size(), function.size());
+      // Compiled code never needs more than the hostile-input bounds allow.
+      EXPECT_TRUE(stats.liveness_complete) << "function " << f;
+      EXPECT_TRUE(stats.constants_complete) << "function " << f;
+      EXPECT_LE(stats.liveness_work, stats.work_budget / 4) << "function " << f;
+      EXPECT_LE(stats.constants_work, stats.work_budget / 4) << "function " << f;
       ++functions;
       for (const DecodedInstruction& instruction : DecodeAll(function)) {
         uint8_t original = function[instruction.pc];
@@ -531,6 +537,73 @@ TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
     EXPECT_EQ(code[second_add], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
     EXPECT_EQ(Slot(code, second_add + 1), 0);
     EXPECT_EQ(Slot(code, second_add + 3), -3);
+  }
+}
+
+// Functions shaped to make the load-time analyses slow: they give up at
+// their work budget (or stay linear) instead of taking seconds per
+// kilobyte, and the copy is still made.
+TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
+  {
+    // 2000 blocks chained backwards (each sweep learns one block more), a
+    // register numbered 32000 live through all of them: 64 sweeps over a
+    // million words if unbounded.
+    Assembler a;
+    a.Block();
+    a.ConstI32(1, 32000);
+    size_t entry_exit = a.Branch();
+    std::vector<uint32_t> blocks;
+    std::vector<size_t> exits;
+    for (int k = 0; k < 2000; ++k) {
+      blocks.push_back(a.Block());
+      if (k == 0) {
+        a.Return({32000});
+      } else {
+        exits.push_back(a.Branch());
+      }
+    }
+    a.Patch(entry_exit, blocks.back());
+    for (size_t k = 1; k < blocks.size(); ++k) a.Patch(exits[k - 1], blocks[k - 1]);
+    ASSERT_FALSE(DecodeAll(a.bytes).empty());
+    ExecStats stats;
+    auto exec = MakeExecutableCode(a.bytes, {}, &stats);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    EXPECT_EQ(exec->size(), a.bytes.size());
+    EXPECT_FALSE(stats.liveness_complete) << "gave up at the budget";
+    EXPECT_LE(stats.liveness_work, stats.work_budget);
+    EXPECT_LE(stats.constants_work, stats.work_budget);
+    EXPECT_LE(stats.work_budget, size_t{300} * a.bytes.size() + (size_t{1} << 14));
+  }
+  {
+    // A 5000-instruction block ending in a branch with 5000 copies whose
+    // sources the block never computes: each copy's walk back would cross
+    // the whole block.
+    Assembler a;
+    a.Block();
+    for (int i = 0; i < 5000; ++i) a.AddI32(1, 1, 1);
+    const size_t branch_pc = a.bytes.size();
+    a.U8(static_cast<uint8_t>(bytecode::CoreOpcode::Branch));
+    size_t target_at = a.bytes.size();
+    a.U32(0);
+    a.Pad();
+    a.U16(5000);
+    for (uint16_t k = 0; k < 5000; ++k) {
+      a.U16(static_cast<uint16_t>(2 + 2 * k));
+      a.U16(static_cast<uint16_t>(3 + 2 * k));
+    }
+    uint32_t exit = a.Block();
+    a.Return({});
+    a.Patch(target_at, exit);
+    const size_t instructions = DecodeAll(a.bytes).size();
+    ASSERT_EQ(instructions, 5004u);
+    ExecStats stats;
+    auto exec = MakeExecutableCode(a.bytes, {}, &stats);
+    ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+    EXPECT_TRUE(stats.liveness_complete);
+    EXPECT_LE(stats.copy_walk_steps, instructions);
+    // No copy could go: the branch still carries all 5000.
+    EXPECT_EQ((*exec)[branch_pc], static_cast<uint8_t>(ExecOpcode::kBrI32xN));
+    EXPECT_EQ(Slot(*exec, static_cast<uint32_t>(branch_pc) + exec_layout::kBrCount), 5000);
   }
 }
 
