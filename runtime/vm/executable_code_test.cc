@@ -607,5 +607,66 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
   }
 }
 
+// The i32 immediate forms on compiled code (tests/corpus/vm/ops_constants
+// .mlir): x and y are list loads into registers that held constants
+// before (the compiler reuses them), so only per-use constants see which
+// operand is constant where.
+TEST(ExecutableCodeTest, ImmediateFormsOfI32ConstantOperands) {
+  auto file = LoadOne("vm_ops_constants.embedded");
+  if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  std::span<const uint8_t> function = ExportedFunction(*file, "test_constant_operands");
+  auto exec = MakeExecutableCode(function, ExecOptions{.forward_results = false});
+  ASSERT_TRUE(exec.ok()) << exec.status().ToString();
+  struct Form {
+    uint8_t opcode;  // in the copy
+    int immediate;   // slot 2, when an immediate form
+  };
+  auto imm = [](ExecOpcode op, int value) { return Form{static_cast<uint8_t>(op), value}; };
+  auto kept = [](bytecode::CoreOpcode op) { return Form{static_cast<uint8_t>(op), 0}; };
+  using bytecode::CoreOpcode;
+  const std::vector<Form> expected = {
+      imm(ExecOpcode::kAddI32Imm, -5),       imm(ExecOpcode::kAddI32Imm, 32767),
+      imm(ExecOpcode::kAddI32Imm, -32768),   kept(CoreOpcode::AddI32),  // 100000
+      imm(ExecOpcode::kSubI32Imm, 3),        kept(CoreOpcode::SubI32),  // 10 - x
+      imm(ExecOpcode::kMulI32Imm, -3),       imm(ExecOpcode::kMulI32Imm, 300),
+      imm(ExecOpcode::kAndI32Imm, 255),      imm(ExecOpcode::kAndI32Imm, -16),
+      imm(ExecOpcode::kOrI32Imm, 7),         imm(ExecOpcode::kOrI32Imm, -32768),
+      imm(ExecOpcode::kXorI32Imm, -1),       imm(ExecOpcode::kXorI32Imm, 32767),
+      imm(ExecOpcode::kShlI32Imm, 4),        imm(ExecOpcode::kShrI32SImm, 1),
+      imm(ExecOpcode::kShrI32UImm, 28),
+  };
+  std::vector<Form> seen;
+  std::vector<uint16_t> left_operands;
+  for (const DecodedInstruction& instruction : DecodeAll(function)) {
+    static constexpr CoreOpcode kBinary[] = {
+        CoreOpcode::AddI32, CoreOpcode::SubI32, CoreOpcode::MulI32,
+        CoreOpcode::AndI32, CoreOpcode::OrI32,  CoreOpcode::XorI32,
+        CoreOpcode::ShlI32, CoreOpcode::ShrI32S, CoreOpcode::ShrI32U};
+    if (instruction.info->set != bytecode::OpcodeSet::kCore ||
+        std::find(std::begin(kBinary), std::end(kBinary),
+                  static_cast<CoreOpcode>(instruction.info->opcode)) == std::end(kBinary)) {
+      continue;
+    }
+    uint8_t now = (*exec)[instruction.pc];
+    bool rewritten = now != function[instruction.pc];
+    seen.push_back(Form{now, rewritten ? Slot(*exec, instruction.pc + 3) : 0});
+    left_operands.push_back(static_cast<uint16_t>(Slot(*exec, instruction.pc + 1)));
+  }
+  ASSERT_EQ(seen.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(int{seen[i].opcode}, int{expected[i].opcode}) << "op " << i;
+    EXPECT_EQ(seen[i].immediate, expected[i].immediate) << "op " << i;
+  }
+  // Every immediate form keeps x or y (never a constant) as its register
+  // operand: two distinct registers in all.
+  std::vector<uint16_t> registers;
+  for (size_t i = 0; i < seen.size(); ++i) {
+    if (i != 3 && i != 5) registers.push_back(left_operands[i]);  // not the kept ones
+  }
+  std::sort(registers.begin(), registers.end());
+  registers.erase(std::unique(registers.begin(), registers.end()), registers.end());
+  EXPECT_EQ(registers.size(), 2u);
+}
+
 }  // namespace
 }  // namespace ember::vm::bytecode_internal

@@ -1,16 +1,30 @@
 // Ember VM op conformance: i32 arithmetic with constant operands. Ember's
-// executable copy turns an operand that is a function-wide constant of 16
-// signed bits into an immediate (runtime/vm/executable_code.h); these
+// executable copy turns an operand that holds a constant of 16 signed bits
+// where it is read into an immediate (runtime/vm/executable_code.h); these
 // functions check every such form, the sign extension of negative values,
-// constants that do not fit (left as registers), a constant left operand of
-// a commutative op (moved right) and of a non-commutative one (kept).
+// constants that do not fit (left as registers), and a constant left
+// operand of a non-commutative op (kept as a register).
+// (executable_code_test checks which forms the copy chose.)
+//
+// The operands x and y come from a vm.list, which the compiler cannot
+// fold, so they are not constants (vm.optimization_barrier is dropped in
+// --compile-mode=vm, which made them constants before). The compiler puts
+// a commutative op's constant operand on the right itself, so a constant
+// on the left is only seen in a non-commutative op here.
 vm.module @ops_constants {
   vm.export @test_constant_operands
   vm.func @test_constant_operands() {
+    %i0 = vm.const.i32 0
+    %i1 = vm.const.i32 1
+    %i2 = vm.const.i32 2
+    %inputs = vm.list.alloc %i2 : (i32) -> !vm.list<i32>
+    vm.list.resize %inputs, %i2 : (!vm.list<i32>, i32)
     %kx = vm.const.i32 1000
-    %x = vm.optimization_barrier %kx : i32
     %ky = vm.const.i32 -7
-    %y = vm.optimization_barrier %ky : i32
+    vm.list.set.i32 %inputs, %i0, %kx : (!vm.list<i32>, i32, i32)
+    vm.list.set.i32 %inputs, %i1, %ky : (!vm.list<i32>, i32, i32)
+    %x = vm.list.get.i32 %inputs, %i0 : (!vm.list<i32>, i32) -> i32
+    %y = vm.list.get.i32 %inputs, %i1 : (!vm.list<i32>, i32) -> i32
 
     %cm5 = vm.const.i32 -5
     %a1 = vm.add.i32 %x, %cm5 : i32
@@ -45,7 +59,7 @@ vm.module @ops_constants {
     %c300 = vm.const.i32 300
     %m2 = vm.mul.i32 %c300, %y : i32
     %e8 = vm.const.i32 -2100
-    vm.check.eq %m2, %e8, "300 * y (constant on the left)" : i32
+    vm.check.eq %m2, %e8, "300 * y" : i32
 
     %c255 = vm.const.i32 255
     %n1 = vm.and.i32 %y, %c255 : i32
@@ -90,8 +104,13 @@ vm.module @ops_constants {
   // not become an immediate: %acc starts as the constant 0 and changes.
   vm.export @test_register_constant_only_at_first
   vm.func @test_register_constant_only_at_first() {
+    %k0 = vm.const.i32 0
+    %k1 = vm.const.i32 1
+    %inputs = vm.list.alloc %k1 : (i32) -> !vm.list<i32>
+    vm.list.resize %inputs, %k1 : (!vm.list<i32>, i32)
     %kn = vm.const.i32 5
-    %n = vm.optimization_barrier %kn : i32
+    vm.list.set.i32 %inputs, %k0, %kn : (!vm.list<i32>, i32, i32)
+    %n = vm.list.get.i32 %inputs, %k0 : (!vm.list<i32>, i32) -> i32
     %zero = vm.const.i32 0
     %one = vm.const.i32 1
     vm.br ^loop(%zero, %zero : i32, i32)
