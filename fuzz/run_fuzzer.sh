@@ -2,6 +2,9 @@
 # Builds a fuzz target with clang's libFuzzer (+ASan/UBSan, the core
 # instrumented for coverage) and runs it on the compiled corpus.
 #   fuzz/run_fuzzer.sh [SECONDS] [TARGET]   (defaults: 60, module_loader_fuzzer)
+# An input that takes longer than EMBER_FUZZ_TIMEOUT seconds (default 10,
+# under the sanitizers) is reported like a crash: hostile modules must not
+# make loading hang.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 seconds="${1:-60}"
@@ -15,5 +18,6 @@ ninja -C "$build" "$target" >/dev/null
 "$root/fuzz/make_seed_corpus.sh" "$build/seeds"
 mkdir -p "$build/findings-$target"
 "$build/$target" -max_total_time="$seconds" -max_len=1048576 \
+  -timeout="${EMBER_FUZZ_TIMEOUT:-10}" \
   -rss_limit_mb=2048 -artifact_prefix="$build/findings-$target/" \
   "$build/findings-$target" "$build/seeds"

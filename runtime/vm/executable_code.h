@@ -46,10 +46,14 @@
 //    rewritten to %d. Loop-carried values then skip one store-to-load round
 //    trip through the register file per iteration.
 //
-//  * Constant operands. A register written exactly once in the whole
-//    function, by vm.const.i32 in the entry block before any read of it
-//    (the usual home of loop bounds, masks, strides), holds that constant
-//    everywhere. An i32 add/sub/mul/and/or/xor/shl/shr whose operand is such
+//  * Constant operands. A forward dataflow over the blocks
+//    (executable_code.cc, ConstantFlow) finds, at each instruction, the
+//    registers that hold one known constant on every path there: written
+//    by vm.const.i32 (or .f32, .zero) and by nothing since. The compiler
+//    reuses a register once its constant is dead, so this is per use. (If
+//    the analysis exceeds its bounds, a function-wide rule is used: a
+//    register written once, by a constant op in the entry block, before any
+//    read.) An i32 add/sub/mul/and/or/xor/shl/shr whose operand is such
 //    a register with a value that fits in 16 signed bits gets an immediate
 //    form: the value replaces the register number in the operand's u16
 //    slot (commutative ops move a constant left operand to the right). One
@@ -60,7 +64,7 @@
 //    (FMAI32ImmB, `x * k + z`, moved to the middle slot when it is on the
 //    left).
 //
-//  * Constant f32 operands. vm.const.f32 registers are found the same way
+//  * Constant f32 operands. vm.const.f32 values are found the same way
 //    (their bit patterns). When the pattern's low 16 bits are zero -- the
 //    value is exactly a bfloat16, like 0.5, 1.25, -2, 1e10 rounded, inf --
 //    the high 16 bits fit the operand slot and the handler rebuilds the
