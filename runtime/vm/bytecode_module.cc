@@ -2,7 +2,10 @@
 
 #include "runtime/vm/bytecode/verifier.h"
 
+#include <optional>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode_module_state.h"
@@ -15,17 +18,39 @@ using bytecode_internal::BytecodeModuleState;
 
 namespace {
 
-// Fills the type strings of `info` from a cconv; an absent or malformed one
-// leaves has_signature false.
-void ParseSignature(std::string_view cconv, BytecodeModule::FunctionInfo* info) {
-  Result<bytecode::CallingConvention> parsed =
-      bytecode::ParseCallingConvention(cconv);
-  if (!parsed.ok()) return;
-  info->has_signature = true;
-  info->calling_convention = cconv;
-  info->argument_types = parsed->arguments;
-  info->result_types = parsed->results;
-}
+// Parses cconv strings once each. A file can point any number of imports
+// and signatures at one string; keyed by where the string lies, the work
+// stays proportional to the file's bytes.
+class SignatureCache {
+ public:
+  // Fills the type strings of `info` from a cconv; an absent or malformed
+  // one leaves has_signature false.
+  void Parse(std::string_view cconv, BytecodeModule::FunctionInfo* info) {
+    auto key = std::make_pair(cconv.data(), cconv.size());
+    auto found = parsed_.find(key);
+    if (found == parsed_.end()) {
+      Result<bytecode::CallingConvention> parsed = bytecode::ParseCallingConvention(cconv);
+      std::optional<bytecode::CallingConvention> entry;
+      if (parsed.ok()) entry = *parsed;
+      found = parsed_.emplace(key, entry).first;
+    }
+    if (!found->second) return;
+    info->has_signature = true;
+    info->calling_convention = cconv;
+    info->argument_types = found->second->arguments;
+    info->result_types = found->second->results;
+  }
+
+ private:
+  struct KeyHash {
+    size_t operator()(const std::pair<const char*, size_t>& key) const {
+      return std::hash<const char*>()(key.first) ^ (key.second * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::unordered_map<std::pair<const char*, size_t>,
+                     std::optional<bytecode::CallingConvention>, KeyHash>
+      parsed_;
+};
 
 }  // namespace
 
@@ -53,12 +78,13 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
         dependency.name, dependency.minimum_version,
         (dependency.flags & bytecode::kLinkOptional) != 0});
   }
+  SignatureCache signatures;
   for (const bytecode::ImportFunctionDef& import : def.imported_functions) {
     module->imports_.push_back(
         ImportInfo{import.full_name, import.signature.calling_convention,
                    (import.flags & bytecode::kLinkOptional) != 0});
     FunctionInfo signature;
-    ParseSignature(import.signature.calling_convention, &signature);
+    signatures.Parse(import.signature.calling_convention, &signature);
     module->import_signatures_.push_back(signature);
   }
   for (size_t i = 0; i < def.function_descriptors.size(); ++i) {
@@ -75,20 +101,28 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
     info.i32_register_count = static_cast<uint16_t>(descriptor.i32_register_count);
     info.ref_register_count = static_cast<uint16_t>(descriptor.ref_register_count);
     if (i < def.function_signatures.size() && def.function_signatures[i].present) {
-      ParseSignature(def.function_signatures[i].calling_convention, &info);
+      signatures.Parse(def.function_signatures[i].calling_convention, &info);
     }
     module->functions_.push_back(info);
   }
+  module->function_attrs_.resize(def.function_descriptors.size());
+  std::vector<bool> attrs_built(def.function_descriptors.size(), false);
   for (const bytecode::ExportFunctionDef& export_def : def.exported_functions) {
     ExportEntry entry;
     entry.name = export_def.local_name;
     entry.internal_ordinal = static_cast<uint32_t>(export_def.internal_ordinal);
-    const bytecode::FunctionSignatureDef& signature =
-        def.function_signatures[entry.internal_ordinal];
-    for (const bytecode::AttrDef& attr : signature.attrs) {
-      entry.attrs.push_back(ReflectionAttr{attr.key, attr.value});
+    if (!attrs_built[entry.internal_ordinal]) {
+      attrs_built[entry.internal_ordinal] = true;
+      const bytecode::FunctionSignatureDef& signature =
+          def.function_signatures[entry.internal_ordinal];
+      for (const bytecode::AttrDef& attr : signature.attrs) {
+        module->function_attrs_[entry.internal_ordinal].push_back(
+            ReflectionAttr{attr.key, attr.value});
+      }
     }
-    module->exports_.push_back(std::move(entry));
+    module->export_by_name_.emplace(entry.name,
+                                    static_cast<uint32_t>(module->exports_.size()));
+    module->exports_.push_back(entry);
   }
   for (size_t i = 0; i < file->rodata_count(); ++i) {
     EMBER_ASSIGN_OR_RETURN(
@@ -113,7 +147,13 @@ ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
   const ExportEntry& entry = exports_[export_ordinal];
   return ExportInfo{entry.name,
                     functions_[entry.internal_ordinal].calling_convention,
-                    entry.attrs};
+                    function_attrs_[entry.internal_ordinal]};
+}
+
+std::optional<Function> BytecodeModule::LookupExport(std::string_view name) {
+  auto found = export_by_name_.find(name);
+  if (found == export_by_name_.end()) return std::nullopt;
+  return Function{this, found->second, FunctionLinkage::kExport};
 }
 
 std::string BytecodeModule::QualifiedFunctionName(size_t ordinal) const {

@@ -36,6 +36,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/base/status.h"
@@ -75,6 +76,7 @@ class BytecodeModule final : public Module {
   }
   size_t export_count() const override { return exports_.size(); }
   ExportInfo export_info(size_t export_ordinal) const override;
+  std::optional<Function> LookupExport(std::string_view name) override;
   size_t import_count() const override { return imports_.size(); }
   ImportInfo import_info(size_t import_ordinal) const override {
     return imports_[import_ordinal];
@@ -124,7 +126,6 @@ class BytecodeModule final : public Module {
   struct ExportEntry {
     std::string_view name;
     uint32_t internal_ordinal;
-    std::vector<ReflectionAttr> attrs;
   };
 
   BytecodeModule() = default;
@@ -133,6 +134,12 @@ class BytecodeModule final : public Module {
   std::shared_ptr<const bytecode::ModuleFile> file_;
   std::vector<ModuleDependency> dependencies_;
   std::vector<ExportEntry> exports_;
+  // Export ordinal by name (the first of equal names).
+  std::unordered_map<std::string_view, uint32_t> export_by_name_;
+  // Reflection attrs per internal function ordinal, filled for exported
+  // functions only: built once per function, however many exports share
+  // it (a hostile file can point thousands of exports at one signature).
+  std::vector<std::vector<ReflectionAttr>> function_attrs_;
   std::vector<ImportInfo> imports_;
   std::vector<FunctionInfo> functions_;
   std::vector<FunctionInfo> import_signatures_;

@@ -1,6 +1,9 @@
 #include "runtime/vm/context.h"
 
+#include <functional>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "runtime/vm/bytecode/module_file.h"
 
@@ -83,8 +86,38 @@ Status Context::CheckDependencies(const Module& module) const {
 }
 
 Status Context::ResolveImports(Module& module, ModuleState& state) const {
+  // Imports with the same name and cconv strings -- the same bytes of the
+  // file, which a hostile module can share among any number of imports --
+  // resolve once: the work per import is O(1) after the first.
+  struct Key {
+    const char* name;
+    size_t name_size;
+    const char* cconv;
+    size_t cconv_size;
+    bool optional;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& key) const {
+      size_t h = std::hash<const void*>()(key.name);
+      h = h * 31 + std::hash<const void*>()(key.cconv);
+      return h ^ (key.name_size * 0x9E3779B97F4A7C15ull) ^ (key.cconv_size << 1) ^
+             size_t{key.optional};
+    }
+  };
+  std::unordered_map<Key, std::optional<Function>, KeyHash> resolved;
   for (size_t i = 0; i < module.import_count(); ++i) {
     ImportInfo import = module.import_info(i);
+    const Key key{import.full_name.data(), import.full_name.size(),
+                  import.calling_convention.data(), import.calling_convention.size(),
+                  import.optional};
+    if (auto known = resolved.find(key); known != resolved.end()) {
+      if (known->second) {
+        EMBER_RETURN_IF_ERROR(module.ResolveImport(state, i, *known->second),
+                              "resolving import %zu", i);
+      }
+      continue;  // an optional import that is absent, as before
+    }
     size_t dot = import.full_name.find('.');
     if (dot == std::string_view::npos || dot == 0 ||
         dot + 1 == import.full_name.size()) {
@@ -99,7 +132,10 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
     std::optional<Function> target;
     if (target_module != nullptr) target = target_module->LookupExport(function_name);
     if (!target) {
-      if (import.optional) continue;
+      if (import.optional) {
+        resolved.emplace(key, std::nullopt);  // absent: skipped each time
+        continue;
+      }
       return MakeStatus(
           StatusCode::kNotFound,
           "required import '%.*s' of module '%.*s' cannot be resolved: %s",
@@ -125,6 +161,7 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
                           "resolving import '%.*s'",
                           static_cast<int>(import.full_name.size()),
                           import.full_name.data());
+    resolved.emplace(key, *target);
   }
   return Status::Ok();
 }

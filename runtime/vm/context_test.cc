@@ -4,8 +4,11 @@
 // the vm_imports corpus program (tests/corpus/vm/imports.mlir).
 #include "runtime/vm/context.h"
 
+#include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -238,6 +241,51 @@ TEST(ContextTest, LookupFunctionSplitsAtFirstDot) {
             StatusCode::kNotFound);
   EXPECT_EQ(context.LookupFunction("nomodule.f").status().code(),
             StatusCode::kNotFound);
+}
+
+// Exports found by name through BytecodeModule's index, and the reflection
+// attrs of a function exported under several names built once
+// (tests/corpus/vm/exports.mlir).
+TEST(ContextTest, ExportsByNameAndSharedAttrs) {
+  auto files = ember::testing::LoadCorpus("vm_exports.embedded");
+  if (files.empty()) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
+  auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  auto instance = FrozenInstance();
+  auto module = BytecodeModule::Create(instance, *file);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  BytecodeModule& m = **module;
+  ASSERT_EQ(m.export_count(), 4u);
+  const char* names[] = {"first", "second", "third", "other"};
+  for (uint32_t i = 0; i < 4; ++i) {
+    std::optional<Function> found = m.LookupExport(names[i]);
+    ASSERT_TRUE(found.has_value()) << names[i];
+    EXPECT_EQ(found->ordinal, i);
+    EXPECT_EQ(found->linkage, FunctionLinkage::kExport);
+    EXPECT_EQ(m.export_info(i).name, names[i]);
+  }
+  EXPECT_FALSE(m.LookupExport("twice").has_value()) << "exported only under other names";
+  EXPECT_FALSE(m.LookupExport("").has_value());
+  EXPECT_FALSE(m.LookupExport("firs").has_value());
+
+  std::span<const ReflectionAttr> attrs = m.export_info(0).attrs;
+  ASSERT_EQ(attrs.size(), 2u);
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const ReflectionAttr& attr : attrs) pairs.emplace_back(attr.key, attr.value);
+  std::sort(pairs.begin(), pairs.end());
+  EXPECT_EQ(pairs, (std::vector<std::pair<std::string, std::string>>{
+                       {"owner", "ember"}, {"purpose", "testing"}}));
+  // One array for all three exports of the function.
+  EXPECT_EQ(m.export_info(1).attrs.data(), attrs.data());
+  EXPECT_EQ(m.export_info(2).attrs.data(), attrs.data());
+  EXPECT_TRUE(m.export_info(3).attrs.empty());
+
+  // Calls through a looked-up export.
+  Context context(instance);
+  ASSERT_TRUE(context.RegisterModule(*module).ok());
+  auto function = context.LookupFunction("exports.second");
+  ASSERT_TRUE(function.ok()) << function.status().ToString();
+  EXPECT_EQ(function->ordinal, 1u);
 }
 
 TEST(ContextTest, CallDepthIsLimited) {

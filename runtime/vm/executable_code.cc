@@ -156,6 +156,7 @@ class RegisterSet {
   explicit RegisterSet(size_t count) : words_((count + 63) / 64, 0) {}
   void Set(uint32_t r) { words_[r / 64] |= uint64_t{1} << (r % 64); }
   bool Test(uint32_t r) const { return (words_[r / 64] >> (r % 64)) & 1; }
+  void Clear() { std::fill(words_.begin(), words_.end(), 0); }
   // this |= other; returns whether anything changed.
   bool Merge(const RegisterSet& other) {
     bool changed = false;
@@ -371,6 +372,7 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBu
   }
   std::vector<RegisterSet> live_in(block_count, RegisterSet(register_limit));
   RegisterSet live_out(register_limit);
+  RegisterSet updated(register_limit);
   int sweeps = 0;
   for (bool changed = true; changed;) {
     if (++sweeps > kMaxLivenessSweeps) return Coalesced{};
@@ -379,9 +381,8 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBu
     if (sweeps > 1 && !budget.Spend(sweep_work)) return Coalesced{};
     changed = false;
     for (size_t b = block_count; b-- > 0;) {
-      live_out = RegisterSet(register_limit);
+      live_out.Clear();
       for (uint32_t s : successors[b]) live_out.Merge(live_in[s]);
-      RegisterSet updated(register_limit);
       updated.SetTransfer(uses[b], live_out, defs[b]);
       changed |= live_in[b].Merge(updated);
     }

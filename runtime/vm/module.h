@@ -119,8 +119,10 @@ class Module {
   virtual size_t import_count() const = 0;
   virtual ImportInfo import_info(size_t import_ordinal) const = 0;
 
-  // The export named `name` (linear scan; exports are few), or nullopt.
-  std::optional<Function> LookupExport(std::string_view name);
+  // The export named `name` (the first, if several share it), or nullopt.
+  // The default is a linear scan (native modules have few exports);
+  // modules loaded from files override it with an index.
+  virtual std::optional<Function> LookupExport(std::string_view name);
 
   // A fresh state for one Context. `context` outlives the state; modules
   // that call imports keep it to route those calls.
