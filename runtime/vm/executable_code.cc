@@ -179,14 +179,39 @@ class RegisterSet {
   std::vector<uint64_t> words_;
 };
 
+// A list of registers kept inline up to a handful (every fixed-length
+// instruction), on the heap beyond: EffectsOf runs several times per
+// instruction at load, and allocating there was a third of the load time.
+class RegisterList32 {
+ public:
+  void push_back(uint32_t r) {
+    if (size_ < kInline) {
+      inline_[size_++] = r;
+      return;
+    }
+    if (size_ == kInline) heap_.assign(inline_.begin(), inline_.end());
+    heap_.push_back(r);
+    ++size_;
+  }
+  size_t size() const { return size_; }
+  const uint32_t* begin() const { return size_ <= kInline ? inline_.data() : heap_.data(); }
+  const uint32_t* end() const { return begin() + size_; }
+
+ private:
+  static constexpr size_t kInline = 8;
+  std::array<uint32_t, kInline> inline_;
+  size_t size_ = 0;
+  std::vector<uint32_t> heap_;
+};
+
 // The int-bank registers an instruction reads and surely writes.
 struct RegisterEffects {
-  std::vector<uint32_t> reads;
-  std::vector<uint32_t> writes;
+  RegisterList32 reads;
+  RegisterList32 writes;
   bool fixed_length = true;  // no list, remap, string or table fields
 };
 
-void AddRegister(std::vector<uint32_t>& out, uint16_t reg, bool wide) {
+void AddRegister(RegisterList32& out, uint16_t reg, bool wide) {
   out.push_back(reg);
   if (wide) out.push_back(uint32_t{reg} + 1);
 }
@@ -1063,10 +1088,13 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   WorkBudget liveness_budget(function.size());
   WorkBudget constants_budget(function.size());
   EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function, liveness_budget));
-  EMBER_ASSIGN_OR_RETURN(std::vector<std::optional<int32_t>> constants,
-                         FindConstantRegisters(function));
   EMBER_ASSIGN_OR_RETURN(std::optional<ConstantFlow> flow,
                          ConstantFlow::Analyze(function, constants_budget));
+  // The function-wide rule, only needed when the dataflow gave up.
+  std::vector<std::optional<int32_t>> constants;
+  if (!flow) {
+    EMBER_ASSIGN_OR_RETURN(constants, FindConstantRegisters(function));
+  }
   if (stats != nullptr) {
     stats->liveness_complete = coalesced.complete;
     stats->constants_complete = flow.has_value();
