@@ -32,13 +32,14 @@ Status FlatBufferReader::Error(uint64_t offset, const char* format, ...) {
       detail.c_str()));
 }
 
-Status FlatBufferReader::Charge() {
-  if (budget_ == 0) {
-    return Error(0,
+Status FlatBufferReader::Charge(uint32_t offset, uint64_t units) {
+  if (budget_ < units) {
+    budget_ = 0;
+    return Error(offset,
                  "too many objects for the buffer size (offsets share "
                  "subtrees; a valid module never does this)");
   }
-  --budget_;
+  budget_ -= units;
   return Status();
 }
 
@@ -68,7 +69,7 @@ Result<uint32_t> FlatBufferReader::FollowOffset(uint32_t at) {
 }
 
 Result<FlatTable> FlatBufferReader::TableAtOffset(uint32_t offset) {
-  EMBER_RETURN_IF_ERROR(Charge());
+  EMBER_RETURN_IF_ERROR(Charge(offset));
   if (!InBounds(offset, 4) || offset % 4 != 0) {
     return Error(offset, "table is out of bounds or misaligned");
   }
@@ -117,7 +118,7 @@ Result<FlatTable> FlatBufferReader::Table(const FlatTable& table, int slot) {
 }
 
 Result<std::string_view> FlatBufferReader::StringAtOffset(uint32_t offset) {
-  EMBER_RETURN_IF_ERROR(Charge());
+  EMBER_RETURN_IF_ERROR(Charge(offset));
   if (!InBounds(offset, 4) || offset % 4 != 0) {
     return Error(offset, "string header is out of bounds or misaligned");
   }
@@ -149,7 +150,7 @@ Result<FlatVector> FlatBufferReader::Vector(const FlatTable& table, int slot,
   EMBER_ASSIGN_OR_RETURN(uint32_t at, FieldOffset(table, slot, 4));
   if (at == 0) return FlatVector{};
   EMBER_ASSIGN_OR_RETURN(uint32_t offset, FollowOffset(at));
-  EMBER_RETURN_IF_ERROR(Charge());
+  EMBER_RETURN_IF_ERROR(Charge(offset));
   if (!InBounds(offset, 4) || offset % 4 != 0) {
     return Error(offset, "vector header is out of bounds or misaligned");
   }
@@ -161,6 +162,18 @@ Result<FlatVector> FlatBufferReader::Vector(const FlatTable& table, int slot,
                  element_size);
   }
   return FlatVector{offset + 4, count, true};
+}
+
+Result<FlatVector> FlatBufferReader::ScalarVector(const FlatTable& table,
+                                                  int slot,
+                                                  size_t element_size) {
+  EMBER_ASSIGN_OR_RETURN(FlatVector vector, Vector(table, slot, element_size));
+  if (!vector.present) return vector;
+  // Vector() has checked that the elements fit in the buffer, so this cannot
+  // overflow.
+  uint64_t bytes = uint64_t{vector.count} * element_size;
+  EMBER_RETURN_IF_ERROR(Charge(vector.data - 4, (bytes + 3) / 4));
+  return vector;
 }
 
 Result<FlatTable> FlatBufferReader::TableAt(const FlatVector& vector,

@@ -10,9 +10,12 @@
 // Two defences beyond bounds: a string must be NUL-terminated inside the
 // buffer (FlatBuffers guarantees it, so a missing one means corruption), and
 // the number of tables, vectors and strings visited is capped by a budget
-// proportional to the buffer size. A well-formed file never visits an object
-// twice except shared strings; a hostile file that points many offsets at the
-// same large subtree would otherwise make the walk quadratic.
+// proportional to the buffer size (one unit per 4 bytes). A well-formed file
+// never visits an object twice except shared strings; a hostile file that
+// points many offsets at the same large subtree would otherwise make the walk
+// quadratic. Vectors of scalars or structs whose elements the parser copies
+// are charged for their elements too (ScalarVector), since sharing one long
+// vector among many parents multiplies the copying just the same.
 #pragma once
 
 #include <cstddef>
@@ -72,6 +75,14 @@ class FlatBufferReader {
                                   bool* present = nullptr);
   Result<FlatVector> Vector(const FlatTable& table, int slot,
                             size_t element_size);
+  // A vector of scalars or structs whose elements the caller copies or
+  // iterates. Besides the vector itself this charges one budget unit per 4
+  // bytes of element data (the rate at which the buffer earns budget), so a
+  // well-formed file, which stores each such vector once, stays within the
+  // budget, while many offsets sharing one long vector run out of it instead
+  // of multiplying the copy.
+  Result<FlatVector> ScalarVector(const FlatTable& table, int slot,
+                                  size_t element_size);
 
   // Elements of verified vectors.
   Result<FlatTable> TableAt(const FlatVector& vector, uint32_t index);
@@ -124,7 +135,8 @@ class FlatBufferReader {
     std::memcpy(&value, buffer_.data() + offset, sizeof(T));
     return value;
   }
-  Status Charge();
+  // Spends `units` of the object budget on the object at `offset`.
+  Status Charge(uint32_t offset, uint64_t units = 1);
   // Returns the byte offset of the field in `slot`, or 0 when absent, after
   // checking that `field_size` bytes fit inside the table's inline data.
   Result<uint32_t> FieldOffset(const FlatTable& table, int slot,

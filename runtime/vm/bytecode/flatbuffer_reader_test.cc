@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "runtime/vm/bytecode/module_def.h"
@@ -231,6 +232,107 @@ TEST(FlatBufferReader, SharedSubtreesHitTheBudget) {
   ASSERT_FALSE(def.ok());
   EXPECT_NE(def.status().ToString().find("too many objects"),
             std::string::npos)
+      << def.status().ToString();
+}
+
+// A root whose debug_database (slot 15) has the location table (types and
+// values at +4 and +8) or the function source maps (at +12); returns the
+// debug database table.
+size_t ModuleWithDebugDatabase(Writer& w, bool location_table) {
+  std::vector<uint16_t> fields(16, 0);
+  fields[0] = 4;
+  fields[15] = 8;
+  size_t vtable = w.Vtable(fields, 12);
+  size_t root = w.Table(vtable, 2);
+  w.Link(0, root);
+  w.Link(root + 4, w.String("m"));
+  size_t db_vtable =
+      location_table ? w.Vtable({4, 8, 0}, 16) : w.Vtable({0, 0, 12}, 16);
+  size_t db = w.Table(db_vtable, 3);
+  w.Link(root + 8, db);
+  return db;
+}
+
+// `entries` location table entries that all point at one fused location with
+// `children` child indices.
+Writer SharedFusedLocation(uint32_t entries, uint32_t children) {
+  Writer w;
+  size_t db = ModuleWithDebugDatabase(w, /*location_table=*/true);
+  size_t types = w.U32(entries);
+  for (uint32_t i = 0; i < entries; ++i) w.bytes().push_back(3);  // FusedLoc
+  size_t values = w.U32(entries);
+  std::vector<size_t> value_slots;
+  for (uint32_t i = 0; i < entries; ++i) value_slots.push_back(w.U32(0));
+  w.Link(db + 4, types);
+  w.Link(db + 8, values);
+  size_t fused_vtable = w.Vtable({0, 4}, 8);
+  size_t fused = w.Table(fused_vtable, 1);
+  for (size_t slot : value_slots) w.Link(slot, fused);
+  size_t vector = w.U32(children);
+  for (uint32_t i = 0; i < children; ++i) w.U32(0);
+  w.Link(fused + 4, vector);
+  return w;
+}
+
+// `maps` function source maps that all share one table, and so one
+// locations vector of `locations` 8-byte entries.
+Writer SharedSourceMapLocations(uint32_t maps, uint32_t locations) {
+  Writer w;
+  size_t db = ModuleWithDebugDatabase(w, /*location_table=*/false);
+  size_t functions = w.U32(maps);
+  std::vector<size_t> map_slots;
+  for (uint32_t i = 0; i < maps; ++i) map_slots.push_back(w.U32(0));
+  w.Link(db + 12, functions);
+  size_t map_vtable = w.Vtable({4, 8}, 12);
+  size_t map = w.Table(map_vtable, 2);
+  for (size_t slot : map_slots) w.Link(slot, map);
+  w.Link(map + 4, w.String("f"));
+  size_t vector = w.U32(locations);
+  for (uint32_t i = 0; i < locations; ++i) {
+    w.U32(0);  // bytecode_offset
+    w.U32(0);  // location
+  }
+  w.Link(map + 8, vector);
+  return w;
+}
+
+// The parser copies the children of every fused location it visits. When
+// many entries share one fused table, the copies must be charged to the
+// budget, not the single vector: 1000 x 4000 children would otherwise be
+// 16 MB of copies from a 21 KB file (and the copies are walked again at
+// verification). The same vector, referenced once, is within the budget.
+TEST(FlatBufferReader, SharedFusedChildrenHitTheBudget) {
+  Writer once = SharedFusedLocation(1, 4000);
+  Result<ModuleDef> def = ParseModuleDef(once.span());
+  ASSERT_TRUE(def.ok()) << def.status().ToString();
+  ASSERT_EQ(def->debug_database->location_table.size(), 1u);
+  EXPECT_EQ(std::get<FusedLoc>(def->debug_database->location_table[0])
+                .locations.size(),
+            4000u);
+
+  Writer shared = SharedFusedLocation(1000, 4000);
+  def = ParseModuleDef(shared.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("too many objects"), std::string::npos)
+      << def.status().ToString();
+  EXPECT_NE(def.status().ToString().find("location_table"), std::string::npos)
+      << def.status().ToString();
+}
+
+// Likewise for source maps sharing one locations vector.
+TEST(FlatBufferReader, SharedSourceMapLocationsHitTheBudget) {
+  Writer once = SharedSourceMapLocations(1, 4000);
+  Result<ModuleDef> def = ParseModuleDef(once.span());
+  ASSERT_TRUE(def.ok()) << def.status().ToString();
+  ASSERT_EQ(def->debug_database->functions.size(), 1u);
+  EXPECT_EQ(def->debug_database->functions[0].locations.size(), 4000u);
+
+  Writer shared = SharedSourceMapLocations(1000, 4000);
+  def = ParseModuleDef(shared.span());
+  ASSERT_FALSE(def.ok());
+  EXPECT_NE(def.status().ToString().find("too many objects"), std::string::npos)
+      << def.status().ToString();
+  EXPECT_NE(def.status().ToString().find("functions"), std::string::npos)
       << def.status().ToString();
 }
 

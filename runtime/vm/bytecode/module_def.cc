@@ -123,8 +123,11 @@ Result<LocationDef> ParseLocation(FlatBufferReader& reader, uint8_t type,
       FusedLoc loc;
       EMBER_ASSIGN_OR_RETURN(loc.metadata,
                              reader.String(table, slot::kMetadata));
-      EMBER_ASSIGN_OR_RETURN(FlatVector children,
-                             reader.Vector(table, slot::kFusedLocations, 4));
+      // Many location entries may point at one fused table; ScalarVector
+      // charges the copy of its children to the reader's budget each time.
+      EMBER_ASSIGN_OR_RETURN(
+          FlatVector children,
+          reader.ScalarVector(table, slot::kFusedLocations, 4));
       loc.locations.reserve(children.count);
       for (uint32_t i = 0; i < children.count; ++i) {
         loc.locations.push_back(reader.ScalarAt<int32_t>(children, i));
@@ -152,7 +155,7 @@ Result<DebugDatabaseDef> ParseDebugDatabase(FlatBufferReader& reader,
   {
     Scope scope(reader, "location_table");
     EMBER_ASSIGN_OR_RETURN(FlatVector types,
-                           reader.Vector(table, slot::kLocationTypes, 1));
+                           reader.ScalarVector(table, slot::kLocationTypes, 1));
     EMBER_ASSIGN_OR_RETURN(FlatVector values,
                            reader.Vector(table, slot::kLocationValues, 4));
     if (types.count != values.count) {
@@ -184,8 +187,11 @@ Result<DebugDatabaseDef> ParseDebugDatabase(FlatBufferReader& reader,
             EMBER_ASSIGN_OR_RETURN(out.local_name,
                                    reader.String(item, slot::kSourceMapName));
             Scope scope(reader, "locations");
-            EMBER_ASSIGN_OR_RETURN(FlatVector locations,
-                                   reader.Vector(item, slot::kLocations, 8));
+            // Source maps sharing one locations vector must not multiply
+            // the copy below: ScalarVector charges it per element.
+            EMBER_ASSIGN_OR_RETURN(
+                FlatVector locations,
+                reader.ScalarVector(item, slot::kLocations, 8));
             out.locations.reserve(locations.count);
             for (uint32_t i = 0; i < locations.count; ++i) {
               BytecodeLocation location;
@@ -362,10 +368,9 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
   }
   {
     Scope scope(reader, "function_descriptors");
-    EMBER_ASSIGN_OR_RETURN(
-        FlatVector descriptors,
-        reader.Vector(root, slot::kFunctionDescriptors,
-                      kFunctionDescriptorSize));
+    EMBER_ASSIGN_OR_RETURN(FlatVector descriptors,
+                           reader.ScalarVector(root, slot::kFunctionDescriptors,
+                                               kFunctionDescriptorSize));
     def.function_descriptors.reserve(descriptors.count);
     std::span<const uint8_t> bytes =
         reader.Bytes(descriptors, kFunctionDescriptorSize);

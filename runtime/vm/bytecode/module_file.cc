@@ -1,6 +1,11 @@
 #include "runtime/vm/bytecode/module_file.h"
 
+#include <algorithm>
 #include <cstring>
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
 namespace ember::bytecode {
 namespace {
@@ -53,9 +58,83 @@ std::string Printable(std::string_view text) {
   return out;
 }
 
-Status CheckCallingConvention(std::string_view cconv, const char* what,
-                              size_t index) {
+// A string identified by where it lies, not by its contents: hashing one
+// costs O(1) whatever its length.
+struct StringIdentity {
+  const char* data;
+  size_t size;
+  bool operator==(const StringIdentity&) const = default;
+};
+struct StringIdentityHash {
+  size_t operator()(const StringIdentity& key) const {
+    return std::hash<const void*>()(key.data) ^
+           (key.size * 0x9E3779B97F4A7C15u);
+  }
+};
+
+// Bounds the work on strings that take time proportional to their length
+// (cconv parsing, name scans, hashing). A hostile file can point thousands of
+// offsets at one long string, or nest strings inside one another (a string's
+// bytes may hold another string's length prefix), so per-reference work would
+// be quadratic in the file size. Each distinct string is examined at most
+// once per kind of check, and the total length of the distinct strings seen
+// is capped by the archive size: distinct strings in a well-formed FlatBuffer
+// are disjoint, so only overlapping ones can exceed it.
+class StringWork {
+ public:
+  enum Check : uint32_t {
+    kCallingConvention = 1u << 0,
+    kQualifiedName = 1u << 1,
+  };
+
+  explicit StringWork(uint64_t budget) : budget_(budget), limit_(budget) {}
+
+  // Charges `text`'s length the first time this string is seen. `what` and
+  // `index` name the referring entry in the error.
+  Status Charge(std::string_view text, const char* what, size_t index) {
+    return Find(text, what, index).status();
+  }
+  // Whether `text` still needs `check` (false once it has passed it), after
+  // charging it as Charge does.
+  Result<bool> Needs(std::string_view text, Check check, const char* what,
+                     size_t index) {
+    EMBER_ASSIGN_OR_RETURN(uint32_t * done, Find(text, what, index));
+    if (*done & check) return false;
+    *done |= check;  // if the check fails, the load fails anyway
+    return true;
+  }
+
+ private:
+  // The checks `text` has passed, charging it if it is new.
+  Result<uint32_t*> Find(std::string_view text, const char* what,
+                         size_t index) {
+    auto [it, inserted] =
+        done_.try_emplace(StringIdentity{text.data(), text.size()}, 0u);
+    if (inserted) {
+      if (text.size() > budget_) {
+        return InvalidArgumentError(StringPrintf(
+            "%s[%zu] names a string of %zu bytes that overlaps other strings "
+            "(more distinct string bytes than the %llu-byte archive holds; a "
+            "valid module never does this)",
+            what, index, text.size(), static_cast<unsigned long long>(limit_)));
+      }
+      budget_ -= text.size();
+    }
+    return &it->second;
+  }
+
+  uint64_t budget_;
+  const uint64_t limit_;
+  std::unordered_map<StringIdentity, uint32_t, StringIdentityHash> done_;
+};
+
+Status CheckCallingConvention(StringWork& work, std::string_view cconv,
+                              const char* what, size_t index) {
   if (cconv.empty()) return Status();  // absent: nothing to check
+  EMBER_ASSIGN_OR_RETURN(
+      bool needed,
+      work.Needs(cconv, StringWork::kCallingConvention, what, index));
+  if (!needed) return Status();  // the same string passed before
   Result<CallingConvention> parsed = ParseCallingConvention(cconv);
   if (!parsed.ok()) {
     return MakeStatus(StatusCode::kInvalidArgument,
@@ -191,6 +270,7 @@ Result<std::shared_ptr<const ModuleFile>> ModuleFile::Load(
       VerifyModuleDef(file->def_, file->archive(), file->layout_),
       "verifying module '%s'", Printable(file->def_.name).c_str());
   file->ResolveRodata();
+  file->IndexExports();
   file->MapSourceMaps();
   return std::shared_ptr<const ModuleFile>(std::move(file));
 }
@@ -223,6 +303,7 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
         FeatureBitsToString(def.requirements & ~kAllFeatures).c_str()));
   }
   if (def.name.empty()) return InvalidArgumentError("module has an empty name");
+  StringWork strings(archive.size());
 
   for (size_t i = 0; i < def.types.size(); ++i) {
     if (!IsKnownTypeName(def.types[i])) {
@@ -248,7 +329,11 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
       return InvalidArgumentError(
           StringPrintf("imported_functions[%zu] has no full_name", i));
     }
-    if (import.full_name.find('.') == std::string_view::npos) {
+    EMBER_ASSIGN_OR_RETURN(
+        bool check_name,
+        strings.Needs(import.full_name, StringWork::kQualifiedName,
+                      "imported_functions", i));
+    if (check_name && import.full_name.find('.') == std::string_view::npos) {
       return InvalidArgumentError(StringPrintf(
           "imported_functions[%zu] '%s' is not 'module.function'", i,
           Printable(import.full_name).c_str()));
@@ -258,7 +343,7 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
           "imported_functions[%zu] has unknown flags 0x%x", i, import.flags));
     }
     EMBER_RETURN_IF_ERROR(CheckCallingConvention(
-        import.signature.calling_convention, "imported_functions", i));
+        strings, import.signature.calling_convention, "imported_functions", i));
   }
   if (def.function_signatures.size() != def.function_descriptors.size()) {
     return InvalidArgumentError(StringPrintf(
@@ -267,8 +352,8 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
   }
   for (size_t i = 0; i < def.function_signatures.size(); ++i) {
     EMBER_RETURN_IF_ERROR(CheckCallingConvention(
-        def.function_signatures[i].calling_convention, "function_signatures",
-        i));
+        strings, def.function_signatures[i].calling_convention,
+        "function_signatures", i));
   }
   for (size_t i = 0; i < def.exported_functions.size(); ++i) {
     const ExportFunctionDef& export_def = def.exported_functions[i];
@@ -285,6 +370,9 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
           i, Printable(export_def.local_name).c_str(),
           export_def.internal_ordinal, def.function_descriptors.size()));
     }
+    // ModuleFile hashes export names to index them.
+    EMBER_RETURN_IF_ERROR(
+        strings.Charge(export_def.local_name, "exported_functions", i));
   }
   for (size_t i = 0; i < def.function_descriptors.size(); ++i) {
     const FunctionDescriptor& d = def.function_descriptors[i];
@@ -314,6 +402,34 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
           "the limits (%d, %d)",
           i, d.i32_register_count, d.ref_register_count, kMaxI32Registers,
           kMaxRefRegisters));
+    }
+  }
+  // The compiler gives every function its own bytecode. Overlapping spans
+  // would let a small file make the bytecode verifier and the executable copy
+  // do the same body over and over (N descriptors x one M-byte body), so they
+  // are rejected: sorted by offset, each span must end before the next begins.
+  {
+    std::vector<size_t> by_offset(def.function_descriptors.size());
+    for (size_t i = 0; i < by_offset.size(); ++i) by_offset[i] = i;
+    std::sort(by_offset.begin(), by_offset.end(), [&](size_t a, size_t b) {
+      int32_t offset_a = def.function_descriptors[a].bytecode_offset;
+      int32_t offset_b = def.function_descriptors[b].bytecode_offset;
+      return offset_a != offset_b ? offset_a < offset_b : a < b;
+    });
+    for (size_t k = 1; k < by_offset.size(); ++k) {
+      const FunctionDescriptor& previous =
+          def.function_descriptors[by_offset[k - 1]];
+      const FunctionDescriptor& next = def.function_descriptors[by_offset[k]];
+      if (next.bytecode_offset <
+          int64_t{previous.bytecode_offset} + previous.bytecode_length) {
+        return InvalidArgumentError(StringPrintf(
+            "function_descriptors[%zu] bytecode span [%d, +%d) overlaps "
+            "function_descriptors[%zu] bytecode span [%d, +%d); every function "
+            "must have its own bytecode",
+            by_offset[k], next.bytecode_offset, next.bytecode_length,
+            by_offset[k - 1], previous.bytecode_offset,
+            previous.bytecode_length));
+      }
     }
   }
   const ModuleStateDef& state = def.module_state;
@@ -371,6 +487,9 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
       }
     }
     for (size_t i = 0; i < database.functions.size(); ++i) {
+      // ModuleFile hashes source map names to match them with exports.
+      EMBER_RETURN_IF_ERROR(strings.Charge(database.functions[i].local_name,
+                                           "debug_database.functions", i));
       for (const BytecodeLocation& location : database.functions[i].locations) {
         EMBER_RETURN_IF_ERROR(check(location.location, false, i),
                               "reading debug_database.functions[%zu]", i);
@@ -405,22 +524,38 @@ void ModuleFile::MapSourceMaps() {
     }
     return;
   }
+  // Maps often share one name string; look each distinct one up once.
+  std::unordered_map<StringIdentity, int, StringIdentityHash> found;
   for (size_t i = 0; i < maps.size(); ++i) {
-    int export_ordinal = FindExport(maps[i].local_name);
-    if (export_ordinal >= 0) {
-      source_map_of_function_[def_.exported_functions[export_ordinal]
+    std::string_view name = maps[i].local_name;
+    auto [it, inserted] =
+        found.try_emplace(StringIdentity{name.data(), name.size()}, -1);
+    if (inserted) it->second = FindExport(name);
+    if (it->second >= 0) {
+      source_map_of_function_[def_.exported_functions[it->second]
                                   .internal_ordinal] = static_cast<int>(i);
     }
   }
 }
 
-int ModuleFile::FindExport(std::string_view name) const {
+void ModuleFile::IndexExports() {
+  // The first of several exports with one name wins, as in a linear search.
+  // An export whose name string is the very one an earlier export uses adds
+  // nothing, so it is skipped without hashing its contents: a hostile file
+  // may share one long name among thousands of exports. VerifyModuleDef has
+  // bounded the total length of the distinct names that are hashed.
+  std::unordered_set<StringIdentity, StringIdentityHash> seen;
+  export_index_.reserve(def_.exported_functions.size());
   for (size_t i = 0; i < def_.exported_functions.size(); ++i) {
-    if (def_.exported_functions[i].local_name == name) {
-      return static_cast<int>(i);
-    }
+    std::string_view name = def_.exported_functions[i].local_name;
+    if (!seen.insert(StringIdentity{name.data(), name.size()}).second) continue;
+    export_index_.try_emplace(name, static_cast<int>(i));
   }
-  return -1;
+}
+
+int ModuleFile::FindExport(std::string_view name) const {
+  auto it = export_index_.find(name);
+  return it == export_index_.end() ? -1 : it->second;
 }
 
 const FunctionSignatureDef& ModuleFile::ExportSignature(
@@ -441,9 +576,21 @@ std::string_view ModuleFile::FunctionDebugName(size_t ordinal) const {
   return def_.debug_database->functions[map].local_name;
 }
 
-std::string ModuleFile::FormatLocation(int32_t index, int depth) const {
+std::string ModuleFile::FormatLocation(int32_t index) const {
+  int visits_left = kMaxLocationVisits;
+  return FormatLocation(index, 0, visits_left);
+}
+
+std::string ModuleFile::FormatLocation(int32_t index, int depth,
+                                       int& visits_left) const {
   // Locations can nest (call sites, fused, names); cap the depth so a cycle
-  // in a hostile file cannot recurse forever.
+  // in a hostile file cannot recurse forever, and the total number of calls,
+  // because a fused location whose children lead back to it would otherwise
+  // branch at every level (K children -> K^depth calls). When the calls run
+  // out the text ends in an ellipsis, which also stops the enclosing fused
+  // location's search.
+  if (visits_left <= 0) return "...";
+  --visits_left;
   if (depth > 8 || !def_.debug_database) return std::string();
   const auto& table = def_.debug_database->location_table;
   if (index < 0 || static_cast<size_t>(index) >= table.size()) return {};
@@ -453,17 +600,18 @@ std::string ModuleFile::FormatLocation(int32_t index, int depth) const {
                         file->filename.data(), file->line, file->column);
   }
   if (const auto* call = std::get_if<CallSiteLoc>(&location)) {
-    return FormatLocation(call->callee, depth + 1);
+    return FormatLocation(call->callee, depth + 1, visits_left);
   }
   if (const auto* fused = std::get_if<FusedLoc>(&location)) {
     for (int32_t child : fused->locations) {
-      std::string text = FormatLocation(child, depth + 1);
+      std::string text = FormatLocation(child, depth + 1, visits_left);
       if (!text.empty()) return text;
     }
     return {};
   }
   if (const auto* name = std::get_if<NameLoc>(&location)) {
-    std::string child = FormatLocation(name->child_location, depth + 1);
+    std::string child =
+        FormatLocation(name->child_location, depth + 1, visits_left);
     std::string text(name->name);
     if (!child.empty()) text += "(" + child + ")";
     return text;
@@ -484,7 +632,7 @@ std::string ModuleFile::SourceLocation(size_t ordinal, int32_t pc) const {
       best = &location;
     }
   }
-  return best ? FormatLocation(best->location, 0) : std::string();
+  return best ? FormatLocation(best->location) : std::string();
 }
 
 }  // namespace ember::bytecode

@@ -22,6 +22,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/base/byte_storage.h"
@@ -98,7 +99,8 @@ class ModuleFile {
   }
   size_t rodata_count() const { return rodata_.size(); }
 
-  // Export lookup by name (linear, as exports are few); -1 if absent.
+  // Export lookup by name (hashed, built at load); -1 if absent. With
+  // duplicate names, the first export wins.
   int FindExport(std::string_view name) const;
   // The signature of the internal function behind export `export_ordinal`.
   const FunctionSignatureDef& ExportSignature(size_t export_ordinal) const;
@@ -109,21 +111,27 @@ class ModuleFile {
   // "file:line:col" (or a name) for `pc` in internal function `ordinal`, from
   // the debug database; empty when unknown.
   std::string SourceLocation(size_t ordinal, int32_t pc) const;
-  // Text for entry `index` of the debug location table.
+  // Text for entry `index` of the debug location table. At most
+  // kMaxLocationVisits entries are followed; a cut description ends in "...".
   std::string DescribeLocation(int32_t index) const {
-    return FormatLocation(index, 0);
+    return FormatLocation(index);
   }
+  static constexpr int kMaxLocationVisits = 64;
 
  private:
   ModuleFile() = default;
   void ResolveRodata();
+  void IndexExports();
   void MapSourceMaps();
-  std::string FormatLocation(int32_t index, int depth) const;
+  std::string FormatLocation(int32_t index) const;
+  std::string FormatLocation(int32_t index, int depth, int& visits_left) const;
 
   std::shared_ptr<const ByteStorage> storage_;
   ArchiveLayout layout_;
   ModuleDef def_;
   std::vector<std::span<const uint8_t>> rodata_;
+  // Export ordinal by local_name (the first, for duplicates).
+  std::unordered_map<std::string_view, int> export_index_;
   // Index into debug_database.functions for each internal function, or -1.
   std::vector<int> source_map_of_function_;
 };
