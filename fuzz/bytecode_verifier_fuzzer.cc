@@ -21,8 +21,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!file.ok()) return 0;
   const ember::bytecode::ModuleFile& module = **file;
   bool all_verified = true;
+  // One verifier for the module, as loading does: it works out each
+  // distinct cconv string once, however many functions share it.
+  ember::bytecode::ModuleVerifier verifier(module);
   for (size_t i = 0; i < module.def().function_descriptors.size(); ++i) {
-    ember::Status status = ember::bytecode::VerifyFunction(module, i);
+    ember::Status status = verifier.VerifyFunction(i);
     if (!status.ok()) {
       // Every rejection must explain itself, as INVALID_ARGUMENT.
       if (status.message().empty() ||

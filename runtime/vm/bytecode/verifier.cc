@@ -3,13 +3,22 @@
 // calls), then field by field according to its FieldKind. Branch targets are
 // collected and resolved against the block markers once the walk is done.
 //
+// Every check costs O(the instruction or function it is about): message text
+// (operand labels, callee names, cconvs) is built only when an error is
+// returned (LazyText, CconvOwner), and what a cconv string says is worked out
+// once per module per distinct string (SharedState), so a long name or cconv
+// named by many calls, returns or functions is not re-read each time.
+//
 // Where Ember is stricter than IREE 3.11's verifier (and why), see the notes
 // at the checks marked "Stricter than IREE".
 #include "runtime/vm/bytecode/verifier.h"
 
 #include <cstdarg>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "runtime/vm/bytecode/decoder.h"
@@ -18,18 +27,55 @@
 namespace ember::bytecode {
 namespace {
 
-// Printable text for a cconv, which comes from the file.
+// Text from the file (names, cconvs) is cut to this many bytes in messages,
+// so a message costs O(1) however long the string is.
+constexpr size_t kMaxQuotedBytes = 200;
+
+// Printable text for a string from the file, for messages: one pass, bytes
+// outside printable ASCII as \xNN, cut after kMaxQuotedBytes bytes (the
+// length is given when cut).
 std::string Printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const size_t full_size = text.size();
+  const bool cut = full_size > kMaxQuotedBytes;
+  if (cut) text = text.substr(0, kMaxQuotedBytes);
   std::string out;
+  out.reserve(text.size() + 32);
   for (unsigned char c : text) {
     if (c >= 0x20 && c < 0x7F) {
       out += static_cast<char>(c);
     } else {
-      out += StringPrintf("\\x%02X", c);
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
     }
   }
+  if (cut) out += StringPrintf("... (%zu bytes)", full_size);
   return out;
 }
+
+// The name of an operand in a message, built only when a message is: fixed
+// text, or a callable returning the text. It refers to the callable, so it
+// may only be passed down a call, never stored.
+class LazyText {
+ public:
+  LazyText(const char* text) : text_(text) {}  // NOLINT: implicit by design
+  template <typename F, typename = std::enable_if_t<
+                            std::is_invocable_r_v<std::string, const F&>>>
+  LazyText(const F& make)  // NOLINT: implicit by design
+      : object_(&make), make_([](const void* object) -> std::string {
+          return (*static_cast<const F*>(object))();
+        }) {}
+
+  std::string str() const {
+    return make_ ? make_(object_) : std::string(text_ ? text_ : "");
+  }
+
+ private:
+  const char* text_ = nullptr;
+  const void* object_ = nullptr;
+  std::string (*make_)(const void*) = nullptr;
+};
 
 // How a register operand prints in messages: %iN, %rN (with ! for MOVE), or
 // the raw value when it is in neither form.
@@ -98,9 +144,118 @@ uint32_t GlobalAccessWidth(const DecodedInstruction& instruction) {
   return 0;
 }
 
+// Facts about one cconv string that the checks need, worked out once per
+// module (ModuleVerifier) so that no check costs more than the instruction
+// or function it is about, however long the string.
+struct CconvInfo {
+  // Whether the string parses; the parse error otherwise.
+  Status status;
+  std::string_view arguments;  // empty for "v" or an absent cconv
+  std::string_view results;
+  bool arguments_have_span = false;
+  bool results_have_span = false;
+  // Registers the arguments take when packed per bank in order (an i64/f64
+  // rounds the int slot up to even and takes two). Meaningful without spans.
+  uint64_t int_slots = 0;
+  uint64_t ref_slots = 0;
+  // The offset in `arguments` of the 'D' closing each span, in order, so a
+  // variadic call's check can step over a span's body in O(1).
+  std::vector<uint32_t> span_ends;
+};
+
+CconvInfo AnalyzeCconv(std::string_view cconv) {
+  CconvInfo info;
+  if (cconv.empty()) return info;  // absent: no arguments, no results
+  Result<CallingConvention> parsed = ParseCallingConvention(cconv);
+  if (!parsed.ok()) {
+    info.status = parsed.status();
+    return info;
+  }
+  info.arguments = parsed->arguments;
+  info.results = parsed->results;
+  for (size_t i = 0; i < info.arguments.size(); ++i) {
+    switch (info.arguments[i]) {
+      case 'i':
+      case 'f':
+        ++info.int_slots;
+        break;
+      case 'I':
+      case 'F':
+        info.int_slots = ((info.int_slots + 1) & ~uint64_t{1}) + 2;
+        break;
+      case 'r':
+        ++info.ref_slots;
+        break;
+      case 'C':
+        info.arguments_have_span = true;
+        break;
+      case 'D':
+        info.span_ends.push_back(static_cast<uint32_t>(i));
+        break;
+      default:
+        break;  // the parser admits nothing else
+    }
+  }
+  info.results_have_span = info.results.find('C') != std::string_view::npos;
+  return info;
+}
+
+}  // namespace
+
+namespace verifier_internal {
+
+// A string identified by where it lies, not by its contents, so a lookup
+// costs O(1) whatever its length.
+struct StringKey {
+  const char* data;
+  size_t size;
+  bool operator==(const StringKey&) const = default;
+};
+struct StringKeyHash {
+  size_t operator()(const StringKey& key) const {
+    return std::hash<const void*>()(key.data) ^
+           (key.size * 0x9E3779B97F4A7C15u);
+  }
+};
+
+struct SharedState {
+  // Never moved once inserted (unordered_map nodes are stable), so the
+  // verifiers may hold references.
+  std::unordered_map<StringKey, CconvInfo, StringKeyHash> cconvs;
+  ModuleVerifier::Stats stats;
+
+  const CconvInfo& Cconv(std::string_view cconv) {
+    static const CconvInfo* const kNone = new CconvInfo();
+    if (cconv.empty()) return *kNone;
+    auto [it, inserted] =
+        cconvs.try_emplace(StringKey{cconv.data(), cconv.size()});
+    if (inserted) {
+      it->second = AnalyzeCconv(cconv);
+      ++stats.cconv_strings_analyzed;
+      stats.cconv_bytes_analyzed += cconv.size();
+    }
+    return it->second;
+  }
+};
+
+}  // namespace verifier_internal
+
+namespace {
+
+using verifier_internal::SharedState;
+
+// Whose cconv a register list is checked against; described (with the
+// cconv) only when a message needs it.
+struct CconvOwner {
+  enum class Kind { kImport, kFunction, kOwnResults };
+  Kind kind;
+  uint32_t ordinal;
+  std::string_view cconv;
+};
+
 class FunctionVerifier {
  public:
-  FunctionVerifier(const ModuleFile& file, size_t ordinal)
+  FunctionVerifier(const ModuleFile& file, size_t ordinal, SharedState& shared)
       : file_(file),
         def_(file.def()),
         ordinal_(ordinal),
@@ -109,10 +264,10 @@ class FunctionVerifier {
         i32_count_(descriptor_.i32_register_count < 0
                        ? 0u
                        : static_cast<uint32_t>(descriptor_.i32_register_count)),
-        ref_count_(
-            descriptor_.ref_register_count < 0
-                ? 0u
-                : static_cast<uint32_t>(descriptor_.ref_register_count)) {}
+        ref_count_(descriptor_.ref_register_count < 0
+                       ? 0u
+                       : static_cast<uint32_t>(descriptor_.ref_register_count)),
+        shared_(shared) {}
 
   Status Run();
 
@@ -131,15 +286,19 @@ class FunctionVerifier {
   Status FailV(uint32_t pc, const char* mnemonic, const char* format,
                va_list args);
   std::string FunctionLabel() const;
+  // "import #N 'name'", "function 'name' (#N)" or "this function's
+  // results", with " (cconv '...')" when `with_cconv` (always for the
+  // function's own results). For messages only.
+  std::string Describe(const CconvOwner& owner, bool with_cconv = true) const;
 
   Status VerifySignature();
   Status VerifyInstruction(const DecodedInstruction& instruction);
   Status VerifyField(const DecodedInstruction& instruction,
                      const DecodedField& field);
   Status CheckRegister(uint16_t raw, ValueType type, bool allows_move,
-                       const char* what);
-  Status CheckAnyRegister(uint16_t raw, bool allows_move, const char* what);
-  Status CheckRemap(const RemapList& remap, const char* what);
+                       const LazyText& what);
+  Status CheckAnyRegister(uint16_t raw, bool allows_move, const LazyText& what);
+  Status CheckRemap(const RemapList& remap, const LazyText& what);
   Status CheckImportOrdinal(uint32_t ordinal, const char* what);
 
   Status VerifyCall(const DecodedInstruction& instruction);
@@ -148,14 +307,14 @@ class FunctionVerifier {
   // spans), for the list called `what`.
   Status CheckListAgainstTypes(const RegisterList& list, std::string_view types,
                                bool is_results, const char* what,
-                               const std::string& callee);
+                               const CconvOwner& owner);
   Status CheckVariadicArguments(const RegisterList& list,
                                 const DecodedField& segments,
-                                std::string_view types,
-                                const std::string& callee);
+                                const CconvInfo& cconv,
+                                const CconvOwner& owner);
   Status CheckCconvValue(char type, uint16_t raw, bool is_results,
                          const char* what, size_t index,
-                         const std::string& callee);
+                         const CconvOwner& owner);
 
   const ModuleFile& file_;
   const ModuleDef& def_;
@@ -164,8 +323,11 @@ class FunctionVerifier {
   const std::span<const uint8_t> code_;
   const uint32_t i32_count_;
   const uint32_t ref_count_;
+  SharedState& shared_;
 
-  CallingConvention own_cconv_;
+  // The function's own cconv string and what it says.
+  std::string_view own_cconv_text_;
+  const CconvInfo* own_cconv_ = nullptr;
   // The instruction being verified, for messages.
   uint32_t pc_ = 0;
   const char* mnemonic_ = "";
@@ -182,6 +344,33 @@ std::string FunctionLabel(const ModuleFile& file, size_t ordinal) {
 
 std::string FunctionVerifier::FunctionLabel() const {
   return ::ember::bytecode::FunctionLabel(file_, ordinal_);
+}
+
+std::string FunctionVerifier::Describe(const CconvOwner& owner,
+                                       bool with_cconv) const {
+  std::string text;
+  switch (owner.kind) {
+    case CconvOwner::Kind::kImport:
+      text = StringPrintf(
+          "import #%u '%s'", owner.ordinal,
+          Printable(def_.imported_functions[owner.ordinal].full_name).c_str());
+      break;
+    case CconvOwner::Kind::kFunction:
+      text = StringPrintf(
+          "function %s",
+          ::ember::bytecode::FunctionLabel(file_, owner.ordinal).c_str());
+      break;
+    case CconvOwner::Kind::kOwnResults:
+      text = "this function's results";
+      with_cconv = true;
+      break;
+  }
+  if (with_cconv) {
+    text += StringPrintf(" (cconv '%s')", owner.cconv.empty()
+                                              ? "none"
+                                              : Printable(owner.cconv).c_str());
+  }
+  return text;
 }
 
 Status FunctionVerifier::FailV(uint32_t pc, const char* mnemonic,
@@ -210,53 +399,38 @@ Status FunctionVerifier::FailAt(uint32_t pc, const char* mnemonic,
 }
 
 // The function's own cconv: no spans, and its arguments must fit the
-// register file they are copied into on entry.
+// register file they are copied into on entry. What the cconv says is worked
+// out once per distinct string (functions may share one), so this is O(1)
+// per function.
 Status FunctionVerifier::VerifySignature() {
   mnemonic_ = "signature";
-  std::string_view cconv;
   if (ordinal_ < def_.function_signatures.size()) {
-    cconv = def_.function_signatures[ordinal_].calling_convention;
+    own_cconv_text_ = def_.function_signatures[ordinal_].calling_convention;
   }
-  if (!cconv.empty()) {
-    Result<CallingConvention> parsed = ParseCallingConvention(cconv);
-    if (!parsed.ok()) {
-      return Fail("invalid calling convention '%s': %s",
-                  Printable(cconv).c_str(),
-                  std::string(parsed.status().message()).c_str());
-    }
-    own_cconv_ = *parsed;
+  const std::string_view cconv = own_cconv_text_;
+  const CconvInfo& info = shared_.Cconv(cconv);
+  if (!info.status.ok()) {
+    return Fail("invalid calling convention '%s': %s", Printable(cconv).c_str(),
+                std::string(info.status.message()).c_str());
   }
-  uint32_t int_slots = 0;
-  uint32_t ref_slots = 0;
-  for (char c : own_cconv_.arguments) {
-    switch (c) {
-      case 'i':
-      case 'f':
-        ++int_slots;
-        break;
-      case 'I':
-      case 'F':
-        int_slots = ((int_slots + 1) & ~1u) + 2;
-        break;
-      case 'r':
-        ++ref_slots;
-        break;
-      default:
-        return Fail(
-            "internal functions cannot take variadic arguments "
-            "(cconv '%s')",
-            Printable(cconv).c_str());
-    }
+  own_cconv_ = &info;
+  if (info.arguments_have_span) {
+    return Fail(
+        "internal functions cannot take variadic arguments "
+        "(cconv '%s')",
+        Printable(cconv).c_str());
   }
-  if (own_cconv_.results.find('C') != std::string_view::npos) {
+  if (info.results_have_span) {
     return Fail("results cannot be variadic (cconv '%s')",
                 Printable(cconv).c_str());
   }
-  if (int_slots > i32_count_ || ref_slots > ref_count_) {
+  if (info.int_slots > i32_count_ || info.ref_slots > ref_count_) {
     return Fail(
-        "arguments need %u int and %u ref registers but the function "
+        "arguments need %llu int and %llu ref registers but the function "
         "has %u and %u (cconv '%s')",
-        int_slots, ref_slots, i32_count_, ref_count_, Printable(cconv).c_str());
+        static_cast<unsigned long long>(info.int_slots),
+        static_cast<unsigned long long>(info.ref_slots), i32_count_, ref_count_,
+        Printable(cconv).c_str());
   }
   return Status();
 }
@@ -395,13 +569,13 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
         return Fail("segment sizes outside a variadic call");
       }
       for (uint16_t i = 0; i < field.list.size(); ++i) {
-        std::string what = StringPrintf("%s[%u]", name, i);
+        auto what = [name, i] { return StringPrintf("%s[%u]", name, i); };
         if (traits.type == ValueType::kAny) {
-          EMBER_RETURN_IF_ERROR(CheckAnyRegister(
-              field.list[i], traits.allows_move, what.c_str()));
+          EMBER_RETURN_IF_ERROR(
+              CheckAnyRegister(field.list[i], traits.allows_move, what));
         } else {
-          EMBER_RETURN_IF_ERROR(CheckRegister(
-              field.list[i], traits.type, traits.allows_move, what.c_str()));
+          EMBER_RETURN_IF_ERROR(CheckRegister(field.list[i], traits.type,
+                                              traits.allows_move, what));
         }
       }
       return Status();
@@ -412,8 +586,8 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
       uint32_t index = 0;
       for (BranchCase c : field.cases) {
         targets_.push_back({c.target, pc_, mnemonic_});
-        std::string what = StringPrintf("case %u operands", index);
-        EMBER_RETURN_IF_ERROR(CheckRemap(c.remap, what.c_str()));
+        auto what = [index] { return StringPrintf("case %u operands", index); };
+        EMBER_RETURN_IF_ERROR(CheckRemap(c.remap, what));
         ++index;
       }
       return Status();
@@ -479,56 +653,58 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
 }
 
 Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
-                                       bool allows_move, const char* what) {
+                                       bool allows_move, const LazyText& what) {
   switch (type) {
     case ValueType::kI32:
     case ValueType::kF32:
       if (raw & kRefRegisterBit) {
-        return Fail("%s must be an %s register but is ref register %s", what,
-                    ValueTypeName(type), RegisterText(raw).c_str());
+        return Fail("%s must be an %s register but is ref register %s",
+                    what.str().c_str(), ValueTypeName(type),
+                    RegisterText(raw).c_str());
       }
       if (raw >= i32_count_) {
         return Fail(
             "%s register %%i%u is out of range (the function has %u "
             "int register(s))",
-            what, raw, i32_count_);
+            what.str().c_str(), raw, i32_count_);
       }
       return Status();
     case ValueType::kI64:
     case ValueType::kF64:
       if (raw & kRefRegisterBit) {
         return Fail("%s must be an %s register pair but is ref register %s",
-                    what, ValueTypeName(type), RegisterText(raw).c_str());
+                    what.str().c_str(), ValueTypeName(type),
+                    RegisterText(raw).c_str());
       }
       if (raw & 1) {
         return Fail(
             "%s is a 64-bit (%s) value in odd register %%i%u; 64-bit "
             "values need an even register",
-            what, ValueTypeName(type), raw);
+            what.str().c_str(), ValueTypeName(type), raw);
       }
       if (uint32_t{raw} + 1 >= i32_count_) {
         return Fail(
             "%s register pair %%i%u:%u is out of range (the function "
             "has %u int register(s))",
-            what, raw, raw + 1u, i32_count_);
+            what.str().c_str(), raw, raw + 1u, i32_count_);
       }
       return Status();
     case ValueType::kRef:
       if (!(raw & kRefRegisterBit)) {
-        return Fail("%s must be a ref register but is int register %%i%u", what,
-                    raw);
+        return Fail("%s must be a ref register but is int register %%i%u",
+                    what.str().c_str(), raw);
       }
       if ((raw & kRefMoveBit) && !allows_move) {
         return Fail(
             "%s register %s has the MOVE bit, which this operand does "
             "not allow",
-            what, RegisterText(raw).c_str());
+            what.str().c_str(), RegisterText(raw).c_str());
       }
       if ((raw & kRefOrdinalMask) >= ref_count_) {
         return Fail(
             "%s register %%r%u is out of range (the function has %u "
             "ref register(s))",
-            what, raw & kRefOrdinalMask, ref_count_);
+            what.str().c_str(), raw & kRefOrdinalMask, ref_count_);
       }
       return Status();
     case ValueType::kAny:
@@ -536,32 +712,36 @@ Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
     case ValueType::kNone:
       break;
   }
-  return Fail("opcode table gives %s no value type", what);
+  return Fail("opcode table gives %s no value type", what.str().c_str());
 }
 
 Status FunctionVerifier::CheckAnyRegister(uint16_t raw, bool allows_move,
-                                          const char* what) {
+                                          const LazyText& what) {
   return CheckRegister(
       raw, (raw & kRefRegisterBit) ? ValueType::kRef : ValueType::kI32,
       allows_move, what);
 }
 
-Status FunctionVerifier::CheckRemap(const RemapList& remap, const char* what) {
+Status FunctionVerifier::CheckRemap(const RemapList& remap,
+                                    const LazyText& what) {
   for (uint16_t i = 0; i < remap.size(); ++i) {
     const uint16_t source = remap.source(i);
     const uint16_t destination = remap.destination(i);
     if ((source & kRefRegisterBit) != (destination & kRefRegisterBit)) {
-      return Fail("%s pair %u copies %s to %s, across register banks", what, i,
-                  RegisterText(source).c_str(),
+      return Fail("%s pair %u copies %s to %s, across register banks",
+                  what.str().c_str(), i, RegisterText(source).c_str(),
                   RegisterText(destination).c_str());
     }
-    std::string source_what = StringPrintf("%s pair %u source", what, i);
-    std::string destination_what =
-        StringPrintf("%s pair %u destination", what, i);
+    auto source_what = [&what, i] {
+      return StringPrintf("%s pair %u source", what.str().c_str(), i);
+    };
+    auto destination_what = [&what, i] {
+      return StringPrintf("%s pair %u destination", what.str().c_str(), i);
+    };
     EMBER_RETURN_IF_ERROR(
-        CheckAnyRegister(source, /*allows_move=*/true, source_what.c_str()));
-    EMBER_RETURN_IF_ERROR(CheckAnyRegister(destination, /*allows_move=*/false,
-                                           destination_what.c_str()));
+        CheckAnyRegister(source, /*allows_move=*/true, source_what));
+    EMBER_RETURN_IF_ERROR(
+        CheckAnyRegister(destination, /*allows_move=*/false, destination_what));
   }
   return Status();
 }
@@ -610,16 +790,17 @@ Status FunctionVerifier::VerifyCall(const DecodedInstruction& instruction) {
     return Fail("opcode table describes a variadic call without segments");
   }
 
+  // What the callee's cconv says is worked out once per distinct string, and
+  // the callee is named only in a message: a passing call costs
+  // O(its operands), however long the callee's name or cconv.
   const uint32_t callee = callee_field->u32();
-  std::string_view cconv;
-  std::string description;
+  CconvOwner owner{CconvOwner::Kind::kFunction, callee, {}};
   if (callee & kImportOrdinalBit) {
     const uint32_t import = callee & ~kImportOrdinalBit;
     EMBER_RETURN_IF_ERROR(CheckImportOrdinal(import, "callee"));
-    const ImportFunctionDef& def = def_.imported_functions[import];
-    cconv = def.signature.calling_convention;
-    description = StringPrintf("import #%u '%s'", import,
-                               Printable(def.full_name).c_str());
+    owner.kind = CconvOwner::Kind::kImport;
+    owner.ordinal = import;
+    owner.cconv = def_.imported_functions[import].signature.calling_convention;
   } else {
     if (variadic) {
       return Fail(
@@ -634,44 +815,37 @@ Status FunctionVerifier::VerifyCall(const DecodedInstruction& instruction) {
           callee, def_.function_descriptors.size());
     }
     if (callee < def_.function_signatures.size()) {
-      cconv = def_.function_signatures[callee].calling_convention;
+      owner.cconv = def_.function_signatures[callee].calling_convention;
     }
-    description = StringPrintf(
-        "function %s", ::ember::bytecode::FunctionLabel(file_, callee).c_str());
   }
-  CallingConvention parsed;
-  if (!cconv.empty()) {
-    Result<CallingConvention> result = ParseCallingConvention(cconv);
-    if (!result.ok()) {
-      return Fail("callee %s has an invalid calling convention '%s': %s",
-                  description.c_str(), Printable(cconv).c_str(),
-                  std::string(result.status().message()).c_str());
-    }
-    parsed = *result;
+  const CconvInfo& cconv = shared_.Cconv(owner.cconv);
+  if (!cconv.status.ok()) {
+    return Fail("callee %s has an invalid calling convention '%s': %s",
+                Describe(owner, /*with_cconv=*/false).c_str(),
+                Printable(owner.cconv).c_str(),
+                std::string(cconv.status.message()).c_str());
   }
-  description += StringPrintf(
-      " (cconv '%s')", cconv.empty() ? "none" : Printable(cconv).c_str());
 
   if (variadic) {
-    EMBER_RETURN_IF_ERROR(CheckVariadicArguments(
-        operands->list, *segments, parsed.arguments, description));
+    EMBER_RETURN_IF_ERROR(
+        CheckVariadicArguments(operands->list, *segments, cconv, owner));
   } else {
-    if (parsed.arguments.find('C') != std::string_view::npos) {
+    if (cconv.arguments_have_span) {
       return Fail(
           "callee %s takes variadic arguments; it must be called with "
           "vm.call.variadic",
-          description.c_str());
+          Describe(owner).c_str());
     }
-    EMBER_RETURN_IF_ERROR(
-        CheckListAgainstTypes(operands->list, parsed.arguments,
-                              /*is_results=*/false, "operand", description));
+    EMBER_RETURN_IF_ERROR(CheckListAgainstTypes(operands->list, cconv.arguments,
+                                                /*is_results=*/false, "operand",
+                                                owner));
   }
-  if (parsed.results.find('C') != std::string_view::npos) {
+  if (cconv.results_have_span) {
     return Fail("callee %s has variadic results, which calls cannot receive",
-                description.c_str());
+                Describe(owner).c_str());
   }
-  return CheckListAgainstTypes(results->list, parsed.results,
-                               /*is_results=*/true, "result", description);
+  return CheckListAgainstTypes(results->list, cconv.results,
+                               /*is_results=*/true, "result", owner);
 }
 
 Status FunctionVerifier::VerifyReturn(const DecodedInstruction& instruction) {
@@ -680,21 +854,17 @@ Status FunctionVerifier::VerifyReturn(const DecodedInstruction& instruction) {
     if (field.kind() == FieldKind::kListAny) operands = &field;
   }
   if (!operands) return Fail("opcode table describes a return without a list");
-  std::string_view cconv;
-  if (ordinal_ < def_.function_signatures.size()) {
-    cconv = def_.function_signatures[ordinal_].calling_convention;
-  }
-  std::string description =
-      StringPrintf("this function's results (cconv '%s')",
-                   cconv.empty() ? "none" : Printable(cconv).c_str());
-  if (operands->list.size() != own_cconv_.results.size()) {
+  const CconvOwner owner{CconvOwner::Kind::kOwnResults,
+                         static_cast<uint32_t>(ordinal_), own_cconv_text_};
+  const std::string_view results = own_cconv_->results;
+  if (operands->list.size() != results.size()) {
     return Fail("returns %u value(s) but %s has %zu", operands->list.size(),
-                description.c_str(), own_cconv_.results.size());
+                Describe(owner).c_str(), results.size());
   }
   for (uint16_t i = 0; i < operands->list.size(); ++i) {
-    EMBER_RETURN_IF_ERROR(CheckCconvValue(
-        own_cconv_.results[i], operands->list[i],
-        /*is_results=*/false, "returned value", i, description));
+    EMBER_RETURN_IF_ERROR(CheckCconvValue(results[i], operands->list[i],
+                                          /*is_results=*/false,
+                                          "returned value", i, owner));
   }
   return Status();
 }
@@ -702,43 +872,47 @@ Status FunctionVerifier::VerifyReturn(const DecodedInstruction& instruction) {
 Status FunctionVerifier::CheckCconvValue(char type, uint16_t raw,
                                          bool is_results, const char* what,
                                          size_t index,
-                                         const std::string& callee) {
+                                         const CconvOwner& owner) {
   const ValueType value_type = ValueTypeOfCconvChar(type);
   if (value_type == ValueType::kNone) {
-    return Fail("%s has unsupported cconv character '%c'", callee.c_str(),
-                type);
+    return Fail("%s has unsupported cconv character '%c'",
+                Describe(owner).c_str(), type);
   }
-  std::string label =
-      StringPrintf("%s %zu ('%c' of %s)", what, index, type, callee.c_str());
+  auto label = [&] {
+    return StringPrintf("%s %zu ('%c' of %s)", what, index, type,
+                        Describe(owner).c_str());
+  };
   // A ref passed as an argument or returned may be moved; a call's result
   // registers are written, where MOVE has no meaning.
-  return CheckRegister(raw, value_type, /*allows_move=*/!is_results,
-                       label.c_str());
+  return CheckRegister(raw, value_type, /*allows_move=*/!is_results, label);
 }
 
 Status FunctionVerifier::CheckListAgainstTypes(const RegisterList& list,
                                                std::string_view types,
                                                bool is_results,
                                                const char* what,
-                                               const std::string& callee) {
+                                               const CconvOwner& owner) {
   if (list.size() != types.size()) {
     return Fail("passes %u %s register(s) but %s has %zu", list.size(), what,
-                callee.c_str(), types.size());
+                Describe(owner).c_str(), types.size());
   }
   for (uint16_t i = 0; i < list.size(); ++i) {
     EMBER_RETURN_IF_ERROR(
-        CheckCconvValue(types[i], list[i], is_results, what, i, callee));
+        CheckCconvValue(types[i], list[i], is_results, what, i, owner));
   }
   return Status();
 }
 
 // A variadic call's operands: the segment list has one entry per top-level
 // argument (-1 for a plain value, n >= 0 tuples for a span), and the operand
-// list is exactly what those expand to.
+// list is exactly what those expand to. Each step consumes a segment or an
+// operand, and spans are stepped over through CconvInfo::span_ends, so this
+// is O(segments + operands) however long the callee's cconv.
 Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
                                                 const DecodedField& segments,
-                                                std::string_view types,
-                                                const std::string& callee) {
+                                                const CconvInfo& cconv,
+                                                const CconvOwner& owner) {
+  const std::string_view types = cconv.arguments;
   size_t segment = 0;
   size_t operand = 0;
   auto take = [&](char type) -> Status {
@@ -746,32 +920,33 @@ Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
       return Fail(
           "passes %u operand register(s) but the segment sizes of %s "
           "need more",
-          list.size(), callee.c_str());
+          list.size(), Describe(owner).c_str());
     }
     Status status = CheckCconvValue(type, list[operand], /*is_results=*/false,
-                                    "operand", operand, callee);
+                                    "operand", operand, owner);
     ++operand;
     return status;
   };
   size_t position = 0;
+  size_t span = 0;
   while (position < types.size()) {
     if (segment >= segments.list.size()) {
       return Fail("has %u segment size(s) but %s has more top-level arguments",
-                  segments.list.size(), callee.c_str());
+                  segments.list.size(), Describe(owner).c_str());
     }
     const int16_t size = segments.segment_size(segment);
     if (types[position] == 'C') {
-      const size_t end = types.find('D', position);
-      if (end == std::string_view::npos) {
-        return Fail("%s has an unterminated span", callee.c_str());
+      if (span >= cconv.span_ends.size() || cconv.span_ends[span] <= position) {
+        return Fail("%s has an unterminated span", Describe(owner).c_str());
       }
+      const size_t end = cconv.span_ends[span++];
       const std::string_view body =
           types.substr(position + 1, end - position - 1);
       if (size < 0) {
         return Fail(
             "segment %zu is %d, but argument %zu of %s is a span and "
             "needs a count >= 0",
-            segment, size, segment, callee.c_str());
+            segment, size, segment, Describe(owner).c_str());
       }
       for (int16_t tuple = 0; tuple < size; ++tuple) {
         for (char c : body) EMBER_RETURN_IF_ERROR(take(c));
@@ -785,7 +960,7 @@ Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
         return Fail(
             "segment %zu is %d, but argument %zu of %s is a plain "
             "value and needs -1 (or 1)",
-            segment, size, segment, callee.c_str());
+            segment, size, segment, Describe(owner).c_str());
       }
       EMBER_RETURN_IF_ERROR(take(types[position]));
       ++position;
@@ -794,31 +969,47 @@ Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
   }
   if (segment != segments.list.size()) {
     return Fail("has %u segment size(s) but %s has %zu top-level argument(s)",
-                segments.list.size(), callee.c_str(), segment);
+                segments.list.size(), Describe(owner).c_str(), segment);
   }
   if (operand != list.size()) {
     return Fail(
         "passes %u operand register(s) but the segment sizes of %s "
         "account for %zu",
-        list.size(), callee.c_str(), operand);
+        list.size(), Describe(owner).c_str(), operand);
   }
   return Status();
 }
 
 }  // namespace
 
-Status VerifyFunction(const ModuleFile& file, size_t ordinal) {
-  if (ordinal >= file.def().function_descriptors.size()) {
+ModuleVerifier::ModuleVerifier(const ModuleFile& file)
+    : file_(file),
+      shared_(std::make_unique<verifier_internal::SharedState>()) {}
+
+ModuleVerifier::~ModuleVerifier() = default;
+
+const ModuleVerifier::Stats& ModuleVerifier::stats() const {
+  return shared_->stats;
+}
+
+Status ModuleVerifier::VerifyFunction(size_t ordinal) {
+  const ModuleDef& def = file_.def();
+  if (ordinal >= def.function_descriptors.size()) {
     return InvalidArgumentError(StringPrintf(
         "function ordinal %zu is out of range (the module has %zu function(s))",
-        ordinal, file.def().function_descriptors.size()));
+        ordinal, def.function_descriptors.size()));
   }
-  return FunctionVerifier(file, ordinal).Run();
+  return FunctionVerifier(file_, ordinal, *shared_).Run();
+}
+
+Status VerifyFunction(const ModuleFile& file, size_t ordinal) {
+  return ModuleVerifier(file).VerifyFunction(ordinal);
 }
 
 Status VerifyModuleBytecode(const ModuleFile& file) {
+  ModuleVerifier verifier(file);
   for (size_t i = 0; i < file.def().function_descriptors.size(); ++i) {
-    EMBER_RETURN_IF_ERROR(VerifyFunction(file, i),
+    EMBER_RETURN_IF_ERROR(verifier.VerifyFunction(i),
                           "while verifying module '%s'",
                           Printable(file.name()).c_str());
   }

@@ -85,17 +85,56 @@
 // ordinal), the offset of the offending instruction, its mnemonic and what
 // is wrong.
 //
-// Thread safety: stateless; the ModuleFile is only read.
+// Cost: verifying a module is linear in its size. A passing check builds no
+// message text (messages are formatted only when an error is returned, and
+// quote names and cconvs cut to 200 bytes); what a cconv string says is
+// worked out once per distinct string per ModuleVerifier (VerifyModuleBytecode
+// uses one for the whole module), however many functions share it or calls
+// name it, so each check costs O(the instruction or function it is about).
+//
+// Thread safety: VerifyFunction and VerifyModuleBytecode are stateless; a
+// ModuleVerifier is for one thread at a time. The ModuleFile is only read.
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/module_file.h"
 
 namespace ember::bytecode {
 
-// Verifies internal function `ordinal` of `file`.
+namespace verifier_internal {
+struct SharedState;
+}  // namespace verifier_internal
+
+// Verifies functions of one module, sharing the per-module work between
+// them (see "Cost" above). `file` must outlive it.
+class ModuleVerifier {
+ public:
+  explicit ModuleVerifier(const ModuleFile& file);
+  ~ModuleVerifier();
+  ModuleVerifier(const ModuleVerifier&) = delete;
+  ModuleVerifier& operator=(const ModuleVerifier&) = delete;
+
+  // Same guarantees and errors as the free VerifyFunction.
+  Status VerifyFunction(size_t ordinal);
+
+  // Work done so far, for tests of the cost bounds.
+  struct Stats {
+    size_t cconv_strings_analyzed = 0;  // distinct non-empty cconv strings
+    size_t cconv_bytes_analyzed = 0;    // their total length
+  };
+  const Stats& stats() const;
+
+ private:
+  const ModuleFile& file_;
+  std::unique_ptr<verifier_internal::SharedState> shared_;
+};
+
+// Verifies internal function `ordinal` of `file`. It works out the cconvs it
+// needs afresh (O(their length)); to verify many functions of one module, use
+// one ModuleVerifier (or VerifyModuleBytecode).
 Status VerifyFunction(const ModuleFile& file, size_t ordinal);
 
 // Verifies every internal function of `file`, stopping at the first error.
