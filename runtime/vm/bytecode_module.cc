@@ -91,13 +91,6 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
     const bytecode::FunctionDescriptor& descriptor = def.function_descriptors[i];
     FunctionInfo info;
     info.code = file->FunctionBytecode(i);
-    EMBER_ASSIGN_OR_RETURN(std::vector<uint8_t> exec_code,
-                           bytecode_internal::MakeExecutableCode(
-                               info.code, bytecode_internal::ExecOptions{
-                                              .rewrite = options.rewrite_bytecode}),
-                           "preparing function %zu", i);
-    module->exec_code_.push_back(std::move(exec_code));
-    info.exec_code = module->exec_code_.back();
     info.i32_register_count = static_cast<uint16_t>(descriptor.i32_register_count);
     info.ref_register_count = static_cast<uint16_t>(descriptor.ref_register_count);
     if (i < def.function_signatures.size() && def.function_signatures[i].present) {
@@ -107,6 +100,13 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
   }
   module->function_attrs_.resize(def.function_descriptors.size());
   std::vector<bool> attrs_built(def.function_descriptors.size(), false);
+  module->rewrite_bytecode_ = options.rewrite_bytecode;
+  module->prepared_ = std::make_unique<PreparedCode[]>(module->functions_.size());
+  if (options.prepare_all_functions) {
+    for (size_t i = 0; i < module->functions_.size(); ++i) {
+      EMBER_RETURN_IF_ERROR(module->ExecutableCode(i).status());
+    }
+  }
   for (const bytecode::ExportFunctionDef& export_def : def.exported_functions) {
     ExportEntry entry;
     entry.name = export_def.local_name;
@@ -148,6 +148,32 @@ ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
   return ExportInfo{entry.name,
                     functions_[entry.internal_ordinal].calling_convention,
                     function_attrs_[entry.internal_ordinal]};
+}
+
+Result<const uint8_t*> BytecodeModule::ExecutableCode(size_t ordinal) const {
+  if (ordinal >= functions_.size()) return OutOfRangeError("internal function ordinal");
+  PreparedCode& slot = prepared_[ordinal];
+  if (const uint8_t* code = slot.code.load(std::memory_order_acquire)) return code;
+  std::lock_guard<std::mutex> lock(prepare_mutex_);
+  if (const uint8_t* code = slot.code.load(std::memory_order_relaxed)) return code;
+  EMBER_ASSIGN_OR_RETURN(
+      slot.storage,
+      bytecode_internal::MakeExecutableCode(
+          functions_[ordinal].code,
+          bytecode_internal::ExecOptions{.rewrite = rewrite_bytecode_}),
+      "preparing function %zu of module '%.*s'", ordinal,
+      static_cast<int>(name().size()), name().data());
+  // Verified functions are never empty, so data() is not null.
+  slot.code.store(slot.storage.data(), std::memory_order_release);
+  return slot.storage.data();
+}
+
+size_t BytecodeModule::prepared_function_count() const {
+  size_t count = 0;
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    count += prepared_[i].code.load(std::memory_order_acquire) != nullptr;
+  }
+  return count;
 }
 
 std::optional<Function> BytecodeModule::LookupExport(std::string_view name) {

@@ -26,13 +26,18 @@
 // (bytecode/verifier.h); the interpreter then runs an executable copy of it
 // (executable_code.h) in which some hot instructions are rewritten into
 // cheaper internal forms at the same pcs, and checks only what depends on
-// run-time values.
+// run-time values. The copy of a function is made when it is first called
+// (making them all at load was most of the load time, and most programs
+// call few of their functions).
 //
-// Thread safety: a BytecodeModule is immutable and shareable; its states
-// belong to one Context each.
+// Thread safety: a BytecodeModule is shareable and, apart from the
+// executable copies made on first call (under a mutex, published with
+// release/acquire), immutable; its states belong to one Context each.
 #pragma once
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -52,6 +57,9 @@ struct BytecodeModuleOptions {
   // False runs the verified bytecode exactly as the file encodes it: for
   // differential tests of the rewrites and for debugging.
   bool rewrite_bytecode = true;
+  // Make every function's executable copy when the module is created
+  // instead of on its first call (tests, benchmarks of first calls).
+  bool prepare_all_functions = false;
 };
 
 class BytecodeModule final : public Module {
@@ -99,9 +107,6 @@ class BytecodeModule final : public Module {
   struct FunctionInfo {
     // The function's bytecode as the file holds it (verified).
     std::span<const uint8_t> code;
-    // The copy the interpreter runs (executable_code.h): same length, same
-    // instruction boundaries.
-    std::span<const uint8_t> exec_code;
     uint16_t i32_register_count = 0;
     uint16_t ref_register_count = 0;
     bool has_signature = false;
@@ -113,6 +118,12 @@ class BytecodeModule final : public Module {
   const FunctionInfo& function_info(size_t ordinal) const {
     return functions_[ordinal];
   }
+  // The executable copy of internal function `ordinal` (executable_code.h:
+  // same length and instruction boundaries as its bytecode), made on the
+  // first request. Thread-safe.
+  Result<const uint8_t*> ExecutableCode(size_t ordinal) const;
+  // How many functions have their executable copy so far (for tests).
+  size_t prepared_function_count() const;
   // The argument/result types of import `ordinal` (code empty; counts 0).
   const FunctionInfo& import_signature(size_t ordinal) const {
     return import_signatures_[ordinal];
@@ -145,8 +156,15 @@ class BytecodeModule final : public Module {
   std::vector<FunctionInfo> import_signatures_;
   std::vector<TypeDef> types_;
   std::vector<VmRef> rodata_;
-  // Storage of every function's exec_code.
-  std::vector<std::vector<uint8_t>> exec_code_;
+  // Per function: its executable copy once made (`code` is published
+  // last, with release order, so a reader that sees it sees the bytes).
+  struct PreparedCode {
+    std::atomic<const uint8_t*> code{nullptr};
+    std::vector<uint8_t> storage;
+  };
+  bool rewrite_bytecode_ = true;
+  mutable std::unique_ptr<PreparedCode[]> prepared_;
+  mutable std::mutex prepare_mutex_;
 };
 
 }  // namespace ember::vm

@@ -168,6 +168,7 @@ const uint8_t* InstructionEnd(const InstructionLayout& layout,
 struct Frame {
   uint32_t function = 0;
   const FunctionInfo* info = nullptr;
+  const uint8_t* code = nullptr;  // the executable copy (executable_code.h)
   // The pc of the instruction being executed (of the pending call, while a
   // callee runs); written when the frame is left or fails, for stack traces.
   uint32_t pc = 0;
@@ -282,11 +283,13 @@ class Interpreter {
  private:
   // ---- frames ------------------------------------------------------------
   Result<Frame*> PushFrame(uint32_t ordinal) {
+    EMBER_ASSIGN_OR_RETURN(const uint8_t* code, module_.ExecutableCode(ordinal));
     EMBER_RETURN_IF_ERROR(context_.EnterFrame());
     if (depth_ == frames_.size()) frames_.push_back(std::make_unique<Frame>());
     Frame* frame = frames_[depth_++].get();
     frame->function = ordinal;
     frame->info = &module_.function_info(ordinal);
+    frame->code = code;
     frame->pc = 0;
     frame->i32.assign(frame->info->i32_register_count + 1u, 0);
     frame->refs.clear();
@@ -1013,7 +1016,7 @@ DispatchTables BuildDispatchTables(const void* const* core,
 Status Interpreter::Loop() {
   // The executing frame, cached in locals; refreshed on call and return.
   Frame* f = frames_[depth_ - 1].get();
-  const uint8_t* code = f->info->exec_code.data();
+  const uint8_t* code = f->code;
   const uint8_t* ip = code + f->pc;
 #if EMBER_VM_COMPUTED_GOTO && defined(__x86_64__) && !defined(__clang__)
   // Every handler indexes the register file. Left to itself GCC spills this
@@ -1039,7 +1042,7 @@ Status Interpreter::Loop() {
 #define ENTER_FRAME(frame)            \
   do {                                \
     f = (frame);                      \
-    code = f->info->exec_code.data(); \
+    code = f->code;                   \
     ip = code + f->pc;                \
     regs = f->i32.data();             \
   } while (0)

@@ -1,10 +1,12 @@
 // Runs the VM-dialect corpus programs (tests/corpus/vm/*.mlir) through a
 // Context and checks their results. Expected numbers were computed by hand
 // and cross-checked with IREE 3.11's iree-run-module, except where noted.
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -91,6 +93,65 @@ TEST(InterpreterTest, Calls) {
   auto none = p.Call("no_args", {});
   ASSERT_TRUE(none.ok()) << none.status().ToString();
   EXPECT_TRUE(none->empty());
+}
+
+// Executable copies are made on a function's first call: creating the
+// module makes none, a call makes those of the functions it runs, and
+// prepare_all_functions makes them all up front.
+TEST(InterpreterTest, ExecutableCopiesAreMadeOnFirstCall) {
+  VmProgram p("vm_internal_calls");
+  ASSERT_NE(p.module_, nullptr);
+  const size_t functions = p.module_->function_count();
+  ASSERT_GE(functions, 8u);
+  EXPECT_EQ(p.module_->prepared_function_count(), 0u);
+  EXPECT_EQ(p.Call1("sum_sq", {I64(3), I64(4)}).value().i64(), 25);
+  EXPECT_EQ(p.module_->prepared_function_count(), 2u) << "sum_sq and square";
+  EXPECT_EQ(p.Call1("sum_sq", {I64(1), I64(2)}).value().i64(), 5);
+  EXPECT_EQ(p.module_->prepared_function_count(), 2u);
+  EXPECT_EQ(p.Call1("deep", {I32(5)}).value().i32(), 16);
+  EXPECT_EQ(p.module_->prepared_function_count(), 5u) << "+ deep, outer, inner";
+
+  auto files = ember::testing::LoadCorpus("vm_internal_calls.embedded");
+  ASSERT_EQ(files.size(), 1u);
+  auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
+  ASSERT_TRUE(file.ok());
+  auto eager = BytecodeModule::Create(p.instance_, *file,
+                                      BytecodeModule::Options{.prepare_all_functions = true});
+  ASSERT_TRUE(eager.ok()) << eager.status().ToString();
+  EXPECT_EQ((*eager)->prepared_function_count(), functions);
+}
+
+// Threads that call into one module from their own contexts at the same
+// time all get the same executable copy, made once.
+TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
+  VmProgram p("vm_internal_calls");
+  ASSERT_NE(p.module_, nullptr);
+  constexpr int kThreads = 4;
+  std::vector<std::thread> threads;
+  std::vector<int64_t> results(kThreads, 0);
+  std::atomic<int> ready{0};
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      Context context(p.instance_);
+      if (!context.RegisterModule(p.module_).ok()) return;
+      auto function = context.LookupFunction("internal_calls.sum_sq");
+      if (!function.ok()) return;
+      ready.fetch_add(1);
+      while (ready.load() < kThreads) std::this_thread::yield();
+      std::vector<Variant> arguments = {I64(t), I64(10)};
+      auto out = context.Invoke(*function, arguments);
+      if (out.ok() && out->size() == 1) results[t] = (*out)[0].value().i64();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], t * t + 100) << t;
+  EXPECT_EQ(p.module_->prepared_function_count(), 2u);
+  auto first = p.module_->ExecutableCode(0);
+  auto again = p.module_->ExecutableCode(0);
+  ASSERT_TRUE(first.ok() && again.ok());
+  EXPECT_EQ(*first, *again);
+  EXPECT_EQ(p.module_->ExecutableCode(p.module_->function_count()).status().code(),
+            StatusCode::kOutOfRange);
 }
 
 // Internal calls that the compiler does not inline. IREE 3.11 itself copies
