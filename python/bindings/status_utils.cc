@@ -28,7 +28,18 @@ namespace ember::python {
     default:
       break;
   }
-  PyErr_SetString(type, text.c_str());
+  // Messages carry text from the module file (fail messages, names, source
+  // locations), which need not be UTF-8: invalid bytes become \xNN escapes
+  // instead of replacing the error with a UnicodeDecodeError (which is what
+  // iree.runtime 3.11 raises), and NUL bytes do not cut the message short.
+  PyObject* message = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
+                                           "backslashreplace");
+  if (message == nullptr) {
+    PyErr_Clear();
+    message = PyUnicode_FromString("(error message could not be decoded)");
+  }
+  PyErr_SetObject(type, message);
+  Py_XDECREF(message);
   throw nb::python_error();
 }
 

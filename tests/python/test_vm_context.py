@@ -252,6 +252,28 @@ FAILURES = [
 ]
 
 
+def test_failure_message_with_invalid_utf8(corpus_by_name, erun, e_instance):
+    """A vm.fail message is text from the file and need not be UTF-8: the
+    exception keeps its type and message, with the bad byte escaped.
+    (iree.runtime 3.11 raises UnicodeDecodeError here instead.)"""
+    data = bytearray(corpus_path(corpus_by_name, "vm_fail", "flat").read_bytes())
+    at = data.find(b"division by zero")
+    assert at > 0
+    data[at] = 0xFF
+    data[at + 8] = 0  # a NUL inside the message does not cut it short
+    module = erun.VmModule.copy_buffer(e_instance, bytes(data))
+    context = erun.VmContext(e_instance, modules=[module])
+    args = erun.VmVariantList(2)
+    args.push_int(1)
+    args.push_int(0)
+    results = erun.VmVariantList(1)
+    with pytest.raises(ValueError) as raised:
+        context.invoke(module.lookup_function("checked_div"), args, results)
+    message = str(raised.value)
+    assert "checked_div: \\xffivision\x00by zero" in message, message
+    assert "INVALID_ARGUMENT" in message, message
+
+
 def test_cases_cover_every_export(corpus_by_name, erun, e_instance):
     """Every export of every program in CASES appears in CASES or FAILURES.
     (vm_imports cannot be linked without its native module; other VM
