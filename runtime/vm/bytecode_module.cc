@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "runtime/base/string_identity.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode_module_state.h"
 #include "runtime/vm/context.h"
@@ -26,7 +27,7 @@ class SignatureCache {
   // Fills the type strings of `info` from a cconv; an absent or malformed
   // one leaves has_signature false.
   void Parse(std::string_view cconv, BytecodeModule::FunctionInfo* info) {
-    auto key = std::make_pair(cconv.data(), cconv.size());
+    const StringIdentity key(cconv);
     auto found = parsed_.find(key);
     if (found == parsed_.end()) {
       Result<bytecode::CallingConvention> parsed = bytecode::ParseCallingConvention(cconv);
@@ -42,13 +43,8 @@ class SignatureCache {
   }
 
  private:
-  struct KeyHash {
-    size_t operator()(const std::pair<const char*, size_t>& key) const {
-      return std::hash<const char*>()(key.first) ^ (key.second * 0x9E3779B97F4A7C15ull);
-    }
-  };
-  std::unordered_map<std::pair<const char*, size_t>,
-                     std::optional<bytecode::CallingConvention>, KeyHash>
+  std::unordered_map<StringIdentity, std::optional<bytecode::CallingConvention>,
+                     StringIdentityHash>
       parsed_;
 };
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "runtime/base/string_identity.h"
 #include "runtime/vm/bytecode/module_file.h"
 
 namespace ember::vm {
@@ -90,27 +91,22 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
   // file, which a hostile module can share among any number of imports --
   // resolve once: the work per import is O(1) after the first.
   struct Key {
-    const char* name;
-    size_t name_size;
-    const char* cconv;
-    size_t cconv_size;
+    StringIdentity name;
+    StringIdentity cconv;
     bool optional;
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
     size_t operator()(const Key& key) const {
-      size_t h = std::hash<const void*>()(key.name);
-      h = h * 31 + std::hash<const void*>()(key.cconv);
-      return h ^ (key.name_size * 0x9E3779B97F4A7C15ull) ^ (key.cconv_size << 1) ^
-             size_t{key.optional};
+      StringIdentityHash hash;
+      return hash(key.name) * 31 + hash(key.cconv) + size_t{key.optional};
     }
   };
   std::unordered_map<Key, std::optional<Function>, KeyHash> resolved;
   for (size_t i = 0; i < module.import_count(); ++i) {
     ImportInfo import = module.import_info(i);
-    const Key key{import.full_name.data(), import.full_name.size(),
-                  import.calling_convention.data(), import.calling_convention.size(),
-                  import.optional};
+    const Key key{StringIdentity(import.full_name),
+                  StringIdentity(import.calling_convention), import.optional};
     if (auto known = resolved.find(key); known != resolved.end()) {
       if (known->second) {
         EMBER_RETURN_IF_ERROR(module.ResolveImport(state, i, *known->second),

@@ -7,6 +7,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "runtime/base/string_identity.h"
+
 namespace ember::bytecode {
 namespace {
 
@@ -58,20 +60,6 @@ std::string Printable(std::string_view text) {
   return out;
 }
 
-// A string identified by where it lies, not by its contents: hashing one
-// costs O(1) whatever its length.
-struct StringIdentity {
-  const char* data;
-  size_t size;
-  bool operator==(const StringIdentity&) const = default;
-};
-struct StringIdentityHash {
-  size_t operator()(const StringIdentity& key) const {
-    return std::hash<const void*>()(key.data) ^
-           (key.size * 0x9E3779B97F4A7C15u);
-  }
-};
-
 // Bounds the work on strings that take time proportional to their length
 // (cconv parsing, name scans, hashing). A hostile file can point thousands of
 // offsets at one long string, or nest strings inside one another (a string's
@@ -109,7 +97,7 @@ class StringWork {
   Result<uint32_t*> Find(std::string_view text, const char* what,
                          size_t index) {
     auto [it, inserted] =
-        done_.try_emplace(StringIdentity{text.data(), text.size()}, 0u);
+        done_.try_emplace(StringIdentity(text), 0u);
     if (inserted) {
       if (text.size() > budget_) {
         return InvalidArgumentError(StringPrintf(
@@ -529,7 +517,7 @@ void ModuleFile::MapSourceMaps() {
   for (size_t i = 0; i < maps.size(); ++i) {
     std::string_view name = maps[i].local_name;
     auto [it, inserted] =
-        found.try_emplace(StringIdentity{name.data(), name.size()}, -1);
+        found.try_emplace(StringIdentity(name), -1);
     if (inserted) it->second = FindExport(name);
     if (it->second >= 0) {
       source_map_of_function_[def_.exported_functions[it->second]
@@ -548,7 +536,7 @@ void ModuleFile::IndexExports() {
   export_index_.reserve(def_.exported_functions.size());
   for (size_t i = 0; i < def_.exported_functions.size(); ++i) {
     std::string_view name = def_.exported_functions[i].local_name;
-    if (!seen.insert(StringIdentity{name.data(), name.size()}).second) continue;
+    if (!seen.insert(StringIdentity(name)).second) continue;
     export_index_.try_emplace(name, static_cast<int>(i));
   }
 }

@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/base/string_identity.h"
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
@@ -204,31 +205,17 @@ CconvInfo AnalyzeCconv(std::string_view cconv) {
 
 namespace verifier_internal {
 
-// A string identified by where it lies, not by its contents, so a lookup
-// costs O(1) whatever its length.
-struct StringKey {
-  const char* data;
-  size_t size;
-  bool operator==(const StringKey&) const = default;
-};
-struct StringKeyHash {
-  size_t operator()(const StringKey& key) const {
-    return std::hash<const void*>()(key.data) ^
-           (key.size * 0x9E3779B97F4A7C15u);
-  }
-};
-
 struct SharedState {
   // Never moved once inserted (unordered_map nodes are stable), so the
   // verifiers may hold references.
-  std::unordered_map<StringKey, CconvInfo, StringKeyHash> cconvs;
+  std::unordered_map<StringIdentity, CconvInfo, StringIdentityHash> cconvs;
   ModuleVerifier::Stats stats;
 
   const CconvInfo& Cconv(std::string_view cconv) {
     static const CconvInfo* const kNone = new CconvInfo();
     if (cconv.empty()) return *kNone;
     auto [it, inserted] =
-        cconvs.try_emplace(StringKey{cconv.data(), cconv.size()});
+        cconvs.try_emplace(StringIdentity(cconv));
     if (inserted) {
       it->second = AnalyzeCconv(cconv);
       ++stats.cconv_strings_analyzed;
