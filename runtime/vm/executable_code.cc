@@ -338,30 +338,83 @@ class WorkBudget {
   size_t spent_ = 0;
 };
 
-Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBudget& budget) {
-  // Instructions, blocks, and the register count the bitsets need.
-  std::vector<uint32_t> pcs;
-  std::vector<uint32_t> block_of;      // per instruction
-  std::vector<uint32_t> block_start;   // per block: first instruction index
-  std::vector<int64_t> block_by_marker_pc(function.size() + 1, -1);
-  uint32_t register_limit = 2;
+// The block structure of a function, found once and shared by the
+// analyses below.
+struct FunctionBlocks {
+  std::vector<uint32_t> pcs;          // per instruction
+  std::vector<uint32_t> block_of;     // per instruction: its block
+  std::vector<uint32_t> block_start;  // per block: its first instruction
+  // Per pc: the block whose marker is there, or -1.
+  std::vector<int32_t> block_at_pc;
+  // Per block: the blocks it branches to (and the next one if it falls
+  // through, which verified code never does).
+  std::vector<std::vector<uint32_t>> successors;
   size_t edge_count = 0;
-  DecodedInstruction instruction;
-  for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
-    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
-                          "preparing pc %u for execution", pc);
-    if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-      block_by_marker_pc[pc] = static_cast<int64_t>(block_start.size());
-      block_start.push_back(static_cast<uint32_t>(pcs.size()));
+  // Past every int register an instruction names (reads and writes).
+  uint32_t register_limit = 2;
+
+  size_t block_count() const { return block_start.size(); }
+  // The block of the marker at `pc` (a verified branch target).
+  uint32_t BlockAt(uint32_t pc) const { return static_cast<uint32_t>(block_at_pc[pc]); }
+
+  // No blocks when the function does not start with a block marker.
+  static Result<FunctionBlocks> Of(std::span<const uint8_t> function) {
+    FunctionBlocks blocks;
+    blocks.block_at_pc.assign(function.size() + 1, -1);
+    DecodedInstruction instruction;
+    for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
+                            "preparing pc %u for execution", pc);
+      if (instruction.info->has_flag(bytecode::kBlockMarker)) {
+        blocks.block_at_pc[pc] = static_cast<int32_t>(blocks.block_start.size());
+        blocks.block_start.push_back(static_cast<uint32_t>(blocks.pcs.size()));
+      }
+      if (blocks.block_start.empty()) return FunctionBlocks{};
+      blocks.block_of.push_back(static_cast<uint32_t>(blocks.block_start.size() - 1));
+      blocks.pcs.push_back(pc);
+      RegisterEffects effects = EffectsOf(instruction);
+      for (uint32_t r : effects.reads) {
+        blocks.register_limit = std::max(blocks.register_limit, r + 2);
+      }
+      for (uint32_t r : effects.writes) {
+        blocks.register_limit = std::max(blocks.register_limit, r + 2);
+      }
     }
-    if (block_start.empty()) return Coalesced{};  // verified code starts with a marker
-    block_of.push_back(static_cast<uint32_t>(block_start.size() - 1));
-    pcs.push_back(pc);
-    RegisterEffects effects = EffectsOf(instruction);
-    for (uint32_t r : effects.reads) register_limit = std::max(register_limit, r + 2);
-    for (uint32_t r : effects.writes) register_limit = std::max(register_limit, r + 2);
-    instruction.ForEachBranchTarget([&](uint32_t) { ++edge_count; });
+    // Successors, now that every marker is known.
+    blocks.successors.resize(blocks.block_count());
+    for (size_t i = 0; i < blocks.pcs.size(); ++i) {
+      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, blocks.pcs[i], &instruction));
+      const uint32_t b = blocks.block_of[i];
+      std::vector<uint32_t>& out = blocks.successors[b];
+      Status target_status;
+      instruction.ForEachBranchTarget([&](uint32_t target) {
+        if (target >= blocks.block_at_pc.size() || blocks.block_at_pc[target] < 0) {
+          target_status = InternalError("branch target is not a block");
+          return;
+        }
+        out.push_back(blocks.BlockAt(target));
+      });
+      EMBER_RETURN_IF_ERROR(target_status);
+      const bool last_of_block = i + 1 == blocks.pcs.size() || blocks.block_of[i + 1] != b;
+      if (last_of_block && i + 1 < blocks.pcs.size() &&
+          !instruction.info->has_flag(bytecode::kTerminator)) {
+        out.push_back(b + 1);
+      }
+    }
+    for (const std::vector<uint32_t>& out : blocks.successors) blocks.edge_count += out.size();
+    return blocks;
   }
+};
+
+Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function,
+                                       const FunctionBlocks& blocks, WorkBudget& budget) {
+  const std::vector<uint32_t>& pcs = blocks.pcs;
+  const std::vector<uint32_t>& block_of = blocks.block_of;
+  const std::vector<uint32_t>& block_start = blocks.block_start;
+  const std::vector<std::vector<uint32_t>>& successors = blocks.successors;
+  const uint32_t register_limit = blocks.register_limit;
+  const size_t edge_count = blocks.edge_count;
+  DecodedInstruction instruction;
   const size_t block_count = block_start.size();
   if (block_count == 0) return Coalesced{};
 
@@ -373,10 +426,9 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBu
   if (block_count * words > kMaxLivenessWords) return Coalesced{};
   const size_t sweep_work = (3 * block_count + edge_count) * words + pcs.size();
   if (!budget.Spend(3 * block_count * words + sweep_work)) return Coalesced{};
-  // Per-block uses (read before written), definitions and successors.
+  // Per-block uses (read before written) and definitions.
   std::vector<RegisterSet> uses(block_count, RegisterSet(register_limit));
   std::vector<RegisterSet> defs(block_count, RegisterSet(register_limit));
-  std::vector<std::vector<uint32_t>> successors(block_count);
   for (size_t i = 0; i < pcs.size(); ++i) {
     EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
     uint32_t b = block_of[i];
@@ -385,15 +437,6 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBu
       if (!defs[b].Test(r)) uses[b].Set(r);
     }
     for (uint32_t r : effects.writes) defs[b].Set(r);
-    Status target_status;
-    instruction.ForEachBranchTarget([&](uint32_t target) {
-      if (target >= block_by_marker_pc.size() || block_by_marker_pc[target] < 0) {
-        target_status = InternalError("branch target is not a block");
-        return;
-      }
-      successors[b].push_back(static_cast<uint32_t>(block_by_marker_pc[target]));
-    });
-    EMBER_RETURN_IF_ERROR(target_status);
   }
   std::vector<RegisterSet> live_in(block_count, RegisterSet(register_limit));
   RegisterSet live_out(register_limit);
@@ -425,8 +468,8 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBu
     if (info.set == OpcodeSet::kCore &&
         info.opcode == static_cast<uint8_t>(bytecode::CoreOpcode::CondBranch)) {
       uint16_t condition = instruction.field(0).reg;
-      uint32_t on_true = static_cast<uint32_t>(block_by_marker_pc[instruction.field(1).u32()]);
-      uint32_t on_false = static_cast<uint32_t>(block_by_marker_pc[instruction.field(3).u32()]);
+      uint32_t on_true = blocks.BlockAt(instruction.field(1).u32());
+      uint32_t on_false = blocks.BlockAt(instruction.field(3).u32());
       if (!live_in[on_true].Test(condition) && !live_in[on_false].Test(condition)) {
         out.dead_conditions.push_back(pcs[i]);
       }
@@ -438,7 +481,7 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function, WorkBu
     }
     RemapList remap = instruction.field(1).remap;
     if (remap.empty() || !IsScalarRemap(remap)) continue;
-    uint32_t target = static_cast<uint32_t>(block_by_marker_pc[instruction.field(0).u32()]);
+    uint32_t target = blocks.BlockAt(instruction.field(0).u32());
     // A copy onto itself does nothing: dropped first. Of the rest, a copy
     // whose two registers no other copy mentions, and whose source is dead
     // at the target, is a candidate.
@@ -659,76 +702,48 @@ class ConstantFlow {
  public:
   // The analysis of `function`, or nullopt when it exceeds the bounds.
   static Result<std::optional<ConstantFlow>> Analyze(std::span<const uint8_t> function,
+                                                    const FunctionBlocks& blocks,
                                                     WorkBudget& budget) {
     ConstantFlow flow;
     DecodedInstruction instruction;
-    // First pass: blocks, their successors, and the registers constant ops
-    // write (only those can hold a known constant: the state tracks them,
-    // by dense index, not the whole bank).
-    std::vector<uint32_t> pcs;
-    std::vector<uint32_t> block_start;  // per block: first instruction index
-    std::vector<int64_t> block_by_marker_pc(function.size() + 1, -1);
+    const std::vector<uint32_t>& pcs = blocks.pcs;
+    const size_t block_count = blocks.block_count();
+    if (block_count == 0) return std::optional<ConstantFlow>();
+    // Only registers that constant ops write can hold a known constant: the
+    // state tracks those, by dense index, not the whole bank.
     std::vector<uint16_t> constant_registers;
-    for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
+    for (uint32_t pc : pcs) {
       EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction));
-      if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-        block_by_marker_pc[pc] = static_cast<int64_t>(block_start.size());
-        block_start.push_back(static_cast<uint32_t>(pcs.size()));
-      }
-      if (block_start.empty()) return std::optional<ConstantFlow>();
-      pcs.push_back(pc);
       uint16_t reg;
       int32_t value;
       if (ConstantWrite(instruction, &reg, &value)) constant_registers.push_back(reg);
     }
-    const size_t block_count = block_start.size();
     std::sort(constant_registers.begin(), constant_registers.end());
     constant_registers.erase(
         std::unique(constant_registers.begin(), constant_registers.end()),
         constant_registers.end());
     const size_t tracked = constant_registers.size();
-    if (block_count == 0 || block_count * tracked > kMaxConstantEntries) {
-      return std::optional<ConstantFlow>();
-    }
+    if (block_count * tracked > kMaxConstantEntries) return std::optional<ConstantFlow>();
     flow.index_of_.assign(constant_registers.empty() ? 0 : constant_registers.back() + 1u, -1);
     for (size_t i = 0; i < tracked; ++i) {
       flow.index_of_[constant_registers[i]] = static_cast<int32_t>(i);
     }
     flow.tracked_ = tracked;
 
-    // Second pass: per block, the successors and the net effect on the
-    // tracked registers, as (index, value) in order (later entries win), so
-    // that the sweeps never decode again.
-    std::vector<std::vector<uint32_t>> successors(block_count);
+    // Per block, the net effect on the tracked registers as (index, value)
+    // in order (later entries win), so that the sweeps never decode again.
     std::vector<std::vector<std::pair<uint32_t, int64_t>>> effects(block_count);
     size_t effect_count = 0;
-    size_t edge_count = 0;
-    for (size_t b = 0; b < block_count; ++b) {
-      const size_t end = b + 1 < block_count ? block_start[b + 1] : pcs.size();
-      for (size_t i = block_start[b]; i < end; ++i) {
-        EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
-        flow.ForEachEffect(instruction, [&](uint32_t index, int64_t value) {
-          effects[b].emplace_back(index, value);
-        });
-        Status target_status;
-        instruction.ForEachBranchTarget([&](uint32_t target) {
-          if (target >= block_by_marker_pc.size() || block_by_marker_pc[target] < 0) {
-            target_status = InternalError("branch target is not a block");
-            return;
-          }
-          successors[b].push_back(static_cast<uint32_t>(block_by_marker_pc[target]));
-        });
-        EMBER_RETURN_IF_ERROR(target_status);
-        // Falling through into the next block (a block whose last
-        // instruction is not a terminator does not verify, but be safe).
-        if (i + 1 == end && b + 1 < block_count &&
-            !instruction.info->has_flag(bytecode::kTerminator)) {
-          successors[b].push_back(static_cast<uint32_t>(b + 1));
-        }
-      }
-      effect_count += effects[b].size();
-      edge_count += successors[b].size();
+    for (size_t i = 0; i < pcs.size(); ++i) {
+      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
+      std::vector<std::pair<uint32_t, int64_t>>& out = effects[blocks.block_of[i]];
+      flow.ForEachEffect(instruction, [&](uint32_t index, int64_t value) {
+        out.emplace_back(index, value);
+        ++effect_count;
+      });
     }
+    const std::vector<std::vector<uint32_t>>& successors = blocks.successors;
+    const size_t edge_count = blocks.edge_count;
 
     flow.in_.assign(block_count * tracked, kUnreachedValue);
     // Entry: nothing is a known constant.
@@ -1087,9 +1102,11 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   if (!options.rewrite) return code;
   WorkBudget liveness_budget(function.size());
   WorkBudget constants_budget(function.size());
-  EMBER_ASSIGN_OR_RETURN(Coalesced coalesced, CoalesceBranchCopies(function, liveness_budget));
+  EMBER_ASSIGN_OR_RETURN(FunctionBlocks blocks, FunctionBlocks::Of(function));
+  EMBER_ASSIGN_OR_RETURN(Coalesced coalesced,
+                         CoalesceBranchCopies(function, blocks, liveness_budget));
   EMBER_ASSIGN_OR_RETURN(std::optional<ConstantFlow> flow,
-                         ConstantFlow::Analyze(function, constants_budget));
+                         ConstantFlow::Analyze(function, blocks, constants_budget));
   // The function-wide rule, only needed when the dataflow gave up.
   std::vector<std::optional<int32_t>> constants;
   if (!flow) {
