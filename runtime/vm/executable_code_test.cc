@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "runtime/testing/bytecode_assembler.h"
 #include "runtime/testing/corpus.h"
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/instruction_layout.h"
@@ -428,71 +429,7 @@ TEST(ExecutableCodeTest, ForwardsTheLoopCarriedShape) {
   }
 }
 
-// A tiny assembler for hand-written functions (fields as the decoder reads
-// them: u16 registers, u32 immediates and targets, lists padded to 2).
-struct Assembler {
-  std::vector<uint8_t> bytes;
-  void U8(uint8_t v) { bytes.push_back(v); }
-  void U16(uint16_t v) {
-    U8(static_cast<uint8_t>(v));
-    U8(static_cast<uint8_t>(v >> 8));
-  }
-  void U32(uint32_t v) {
-    U16(static_cast<uint16_t>(v));
-    U16(static_cast<uint16_t>(v >> 16));
-  }
-  void Pad() {
-    if (bytes.size() % 2) U8(0);
-  }
-  uint32_t Block() {
-    uint32_t pc = static_cast<uint32_t>(bytes.size());
-    U8(static_cast<uint8_t>(bytecode::CoreOpcode::Block));
-    return pc;
-  }
-  void ConstI32(int32_t value, uint16_t result) {
-    U8(static_cast<uint8_t>(bytecode::CoreOpcode::ConstI32));
-    U32(static_cast<uint32_t>(value));
-    U16(result);
-  }
-  void AddI32(uint16_t lhs, uint16_t rhs, uint16_t result) {
-    U8(static_cast<uint8_t>(bytecode::CoreOpcode::AddI32));
-    U16(lhs);
-    U16(rhs);
-    U16(result);
-  }
-  // A copyless branch; returns where its target goes (patched later).
-  size_t Branch() {
-    U8(static_cast<uint8_t>(bytecode::CoreOpcode::Branch));
-    size_t at = bytes.size();
-    U32(0);
-    Pad();
-    U16(0);
-    return at;
-  }
-  // A copyless vm.cond_br; returns where its two targets go.
-  std::pair<size_t, size_t> CondBranch(uint16_t condition) {
-    U8(static_cast<uint8_t>(bytecode::CoreOpcode::CondBranch));
-    U16(condition);
-    size_t on_true = bytes.size();
-    U32(0);
-    Pad();
-    U16(0);
-    size_t on_false = bytes.size();
-    U32(0);
-    Pad();
-    U16(0);
-    return {on_true, on_false};
-  }
-  void Return(std::initializer_list<uint16_t> registers) {
-    U8(static_cast<uint8_t>(bytecode::CoreOpcode::Return));
-    Pad();
-    U16(static_cast<uint16_t>(registers.size()));
-    for (uint16_t r : registers) U16(r);
-  }
-  void Patch(size_t at, uint32_t target) {
-    for (int i = 0; i < 4; ++i) bytes[at + i] = static_cast<uint8_t>(target >> (8 * i));
-  }
-};
+using Assembler = ember::testing::BytecodeAssembler;
 
 // A register that holds a constant on one path into a block and another
 // value on the other is not a constant there; one that holds the same
@@ -510,10 +447,10 @@ TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
     a.ConstI32(other, 1);
     size_t else_exit = a.Branch();
     uint32_t join = a.Block();
-    const uint32_t first_add = static_cast<uint32_t>(a.bytes.size());
+    const uint32_t first_add = static_cast<uint32_t>(a.bytes().size());
     a.AddI32(0, 1, 2);  // r1 is 5, or 5 or 7
     a.ConstI32(-3, 1);  // the same register, now -3 on every path
-    const uint32_t second_add = static_cast<uint32_t>(a.bytes.size());
+    const uint32_t second_add = static_cast<uint32_t>(a.bytes().size());
     a.AddI32(1, 0, 3);
     a.Return({2, 3});
     a.Patch(on_true, then_block);
@@ -521,9 +458,9 @@ TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
     a.Patch(then_exit, join);
     a.Patch(else_exit, join);
     // The function is well formed (it decodes to the end).
-    ASSERT_FALSE(DecodeAll(a.bytes).empty());
+    ASSERT_FALSE(DecodeAll(a.bytes()).empty());
 
-    auto exec = MakeExecutableCode(a.bytes, ExecOptions{.forward_results = false});
+    auto exec = MakeExecutableCode(a.bytes(), ExecOptions{.forward_results = false});
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     const std::vector<uint8_t>& code = *exec;
     if (other == 5) {
@@ -564,15 +501,15 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     }
     a.Patch(entry_exit, blocks.back());
     for (size_t k = 1; k < blocks.size(); ++k) a.Patch(exits[k - 1], blocks[k - 1]);
-    ASSERT_FALSE(DecodeAll(a.bytes).empty());
+    ASSERT_FALSE(DecodeAll(a.bytes()).empty());
     ExecStats stats;
-    auto exec = MakeExecutableCode(a.bytes, {}, &stats);
+    auto exec = MakeExecutableCode(a.bytes(), {}, &stats);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
-    EXPECT_EQ(exec->size(), a.bytes.size());
+    EXPECT_EQ(exec->size(), a.bytes().size());
     EXPECT_FALSE(stats.liveness_complete) << "gave up at the budget";
     EXPECT_LE(stats.liveness_work, stats.work_budget);
     EXPECT_LE(stats.constants_work, stats.work_budget);
-    EXPECT_LE(stats.work_budget, size_t{300} * a.bytes.size() + (size_t{1} << 14));
+    EXPECT_LE(stats.work_budget, size_t{300} * a.bytes().size() + (size_t{1} << 14));
   }
   {
     // A 5000-instruction block ending in a branch with 5000 copies whose
@@ -581,9 +518,9 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     Assembler a;
     a.Block();
     for (int i = 0; i < 5000; ++i) a.AddI32(1, 1, 1);
-    const size_t branch_pc = a.bytes.size();
+    const size_t branch_pc = a.bytes().size();
     a.U8(static_cast<uint8_t>(bytecode::CoreOpcode::Branch));
-    size_t target_at = a.bytes.size();
+    size_t target_at = a.bytes().size();
     a.U32(0);
     a.Pad();
     a.U16(5000);
@@ -594,10 +531,10 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     uint32_t exit = a.Block();
     a.Return({});
     a.Patch(target_at, exit);
-    const size_t instructions = DecodeAll(a.bytes).size();
+    const size_t instructions = DecodeAll(a.bytes()).size();
     ASSERT_EQ(instructions, 5004u);
     ExecStats stats;
-    auto exec = MakeExecutableCode(a.bytes, {}, &stats);
+    auto exec = MakeExecutableCode(a.bytes(), {}, &stats);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     EXPECT_TRUE(stats.liveness_complete);
     EXPECT_LE(stats.copy_walk_steps, instructions);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "runtime/testing/corpus.h"
+#include "runtime/testing/flat_writer.h"
 #include "runtime/vm/bytecode/module_dump.h"
 
 namespace ember::bytecode {
@@ -411,78 +412,7 @@ TEST_F(VerifyTest, RejectsDebugLocationOutOfRange) {
 
 // ---- hand-built modules ----------------------------------------------------
 
-// A front-to-back FlatBuffer writer for modules the compiler would never
-// emit. Offsets point forward, so a parent is written before its children and
-// its offset fields are linked once the children exist. Every table field is
-// 4 bytes wide: field `slot` of a table lives at Field(table, slot).
-class FlatWriter {
- public:
-  FlatWriter() : bytes_{0, 0, 0, 0, 'I', 'R', 'E', 'E'} {}
-
-  // A table with vtable slots [0, slots); `present` lists the set ones.
-  size_t Table(int slots, std::initializer_list<int> present) {
-    Align(4);
-    size_t vtable = bytes_.size();
-    Put16(vtable, static_cast<uint16_t>(4 + 2 * slots));
-    Put16(vtable + 2, static_cast<uint16_t>(4 + 4 * slots));
-    for (int slot = 0; slot < slots; ++slot) {
-      bool set =
-          std::find(present.begin(), present.end(), slot) != present.end();
-      Put16(vtable + 4 + 2 * slot,
-            set ? static_cast<uint16_t>(4 + 4 * slot) : uint16_t{0});
-    }
-    size_t table = U32(static_cast<uint32_t>(Align(4) - vtable));
-    for (int slot = 0; slot < slots; ++slot) U32(0);
-    return table;
-  }
-  static size_t Field(size_t table, int slot) { return table + 4 + 4 * slot; }
-
-  size_t U32(uint32_t value) {
-    size_t at = Align(4);
-    bytes_.resize(at + 4);
-    Put32(at, value);
-    return at;
-  }
-  void Put16(size_t at, uint16_t value) {
-    if (bytes_.size() < at + 2) bytes_.resize(at + 2);
-    std::memcpy(&bytes_[at], &value, 2);
-  }
-  void Put32(size_t at, uint32_t value) { std::memcpy(&bytes_[at], &value, 4); }
-  void Link(size_t at, size_t target) {
-    Put32(at, static_cast<uint32_t>(target - at));
-  }
-  size_t String(std::string_view text) {
-    size_t at = U32(static_cast<uint32_t>(text.size()));
-    bytes_.insert(bytes_.end(), text.begin(), text.end());
-    bytes_.push_back(0);
-    return at;
-  }
-  // A vector of `count` zeroed elements of `element_size` bytes; the
-  // elements start at the returned position + 4.
-  size_t Vector(uint32_t count, size_t element_size) {
-    size_t at = U32(count);
-    bytes_.resize(bytes_.size() + count * element_size);
-    return at;
-  }
-
-  // The archive: a u32 size prefix, then the FlatBuffer.
-  std::vector<uint8_t> Archive() {
-    Align(4);
-    std::vector<uint8_t> archive(4);
-    uint32_t size = static_cast<uint32_t>(bytes_.size());
-    std::memcpy(archive.data(), &size, 4);
-    archive.insert(archive.end(), bytes_.begin(), bytes_.end());
-    return archive;
-  }
-
- private:
-  size_t Align(size_t alignment) {
-    while (bytes_.size() % alignment) bytes_.push_back(0);
-    return bytes_.size();
-  }
-
-  std::vector<uint8_t> bytes_;
-};
+using ember::testing::FlatWriter;
 
 // One function (4 bytes of bytecode, never verified at load) whose source
 // map points pc 0 at location 0, a fused location whose `children` children
@@ -497,14 +427,14 @@ std::vector<uint8_t> CyclicFusedLocationModule(uint32_t children) {
     kDebugDatabase
   };
   FlatWriter w;
-  size_t root = w.Table(16, {kName, kSignatures, kDescriptors, kBytecodeVersion,
+  size_t root = w.TableWithAllSlots(16, {kName, kSignatures, kDescriptors, kBytecodeVersion,
                              kBytecodeData, kDebugDatabase});
   w.Link(0, root);
   w.Put32(FlatWriter::Field(root, kBytecodeVersion), 17u << 16);
   w.Link(FlatWriter::Field(root, kName), w.String("cyclic"));
   size_t signatures = w.Vector(1, 4);
   w.Link(FlatWriter::Field(root, kSignatures), signatures);
-  w.Link(signatures + 4, w.Table(0, {}));
+  w.Link(signatures + 4, w.TableWithAllSlots(0, {}));
   size_t descriptors = w.Vector(1, 20);
   w.Link(FlatWriter::Field(root, kDescriptors), descriptors);
   w.Put32(descriptors + 4 + 4, 4);   // bytecode_length (offset 0)
@@ -512,19 +442,19 @@ std::vector<uint8_t> CyclicFusedLocationModule(uint32_t children) {
   size_t bytecode = w.Vector(4, 1);
   w.Link(FlatWriter::Field(root, kBytecodeData), bytecode);
 
-  size_t database = w.Table(3, {0, 1, 2});
+  size_t database = w.TableWithAllSlots(3, {0, 1, 2});
   w.Link(FlatWriter::Field(root, kDebugDatabase), database);
   size_t types = w.Vector(1, 1);
   w.Link(FlatWriter::Field(database, 0), types);
   w.Put16(types + 4, 3);  // FusedLoc (and a padding byte)
   size_t values = w.Vector(1, 4);
   w.Link(FlatWriter::Field(database, 1), values);
-  size_t fused = w.Table(2, {1});
+  size_t fused = w.TableWithAllSlots(2, {1});
   w.Link(values + 4, fused);
   w.Link(FlatWriter::Field(fused, 1), w.Vector(children, 4));
   size_t maps = w.Vector(1, 4);
   w.Link(FlatWriter::Field(database, 2), maps);
-  size_t map = w.Table(2, {0, 1});
+  size_t map = w.TableWithAllSlots(2, {0, 1});
   w.Link(maps + 4, map);
   w.Link(FlatWriter::Field(map, 0), w.String("f"));
   w.Link(FlatWriter::Field(map, 1), w.Vector(1, 8));  // pc 0 -> location 0

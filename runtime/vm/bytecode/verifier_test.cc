@@ -14,7 +14,9 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/testing/bytecode_assembler.h"
 #include "runtime/testing/corpus.h"
+#include "runtime/testing/flat_writer.h"
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/module_file.h"
 
@@ -597,142 +599,8 @@ TEST(VerifierTest, RandomBytecodeMutationsNeverCrash) {
 // Hand-built hostile modules: verification stays linear in the file
 //===----------------------------------------------------------------------===//
 
-// A front-to-back FlatBuffer writer. Offsets are unsigned and point forward,
-// so a parent is written first and its offset words are linked once the
-// child is placed; many words may be linked to one child (shared objects).
-class FlatWriter {
- public:
-  FlatWriter() : bytes_{0, 0, 0, 0, 'I', 'R', 'E', 'E'} {}
-
-  size_t size() const { return bytes_.size(); }
-  void Align(size_t alignment) {
-    while (bytes_.size() % alignment) bytes_.push_back(0);
-  }
-  size_t U32(uint32_t value) {
-    Align(4);
-    const size_t at = bytes_.size();
-    bytes_.resize(at + 4);
-    std::memcpy(&bytes_[at], &value, 4);
-    return at;
-  }
-  void Put32(size_t at, uint32_t value) { std::memcpy(&bytes_[at], &value, 4); }
-  // Points the uoffset word at `at` to `target` (which must follow it).
-  void Link(size_t at, size_t target) {
-    Put32(at, static_cast<uint32_t>(target - at));
-  }
-  // A table of 4-byte words, word k in vtable slot `slots[k]`; returns its
-  // position (word k lives at position + 4 + 4 * k).
-  size_t Table(const std::vector<int>& slots) {
-    int max_slot = -1;
-    for (int slot : slots) max_slot = std::max(max_slot, slot);
-    std::vector<uint16_t> fields(static_cast<size_t>(max_slot + 1), 0);
-    for (size_t k = 0; k < slots.size(); ++k) {
-      fields[static_cast<size_t>(slots[k])] = static_cast<uint16_t>(4 + 4 * k);
-    }
-    Align(2);
-    const size_t vtable = bytes_.size();
-    Push16(static_cast<uint16_t>(4 + 2 * fields.size()));
-    Push16(static_cast<uint16_t>(4 + 4 * slots.size()));
-    for (uint16_t field : fields) Push16(field);
-    const size_t at = U32(0);
-    Put32(at, static_cast<uint32_t>(at - vtable));  // soffset to the vtable
-    for (size_t k = 0; k < slots.size(); ++k) U32(0);
-    return at;
-  }
-  size_t String(std::string_view text) {
-    const size_t at = U32(static_cast<uint32_t>(text.size()));
-    bytes_.insert(bytes_.end(), text.begin(), text.end());
-    bytes_.push_back(0);
-    return at;
-  }
-  // A vector of `count` offsets (element i at position + 4 + 4 * i).
-  size_t OffsetVector(size_t count) {
-    const size_t at = U32(static_cast<uint32_t>(count));
-    for (size_t i = 0; i < count; ++i) U32(0);
-    return at;
-  }
-  // A vector of `count` scalars or structs whose bytes are `data`.
-  size_t ScalarVector(std::span<const uint8_t> data, size_t count) {
-    const size_t at = U32(static_cast<uint32_t>(count));
-    bytes_.insert(bytes_.end(), data.begin(), data.end());
-    return at;
-  }
-  // The archive: u32 size prefix, the FlatBuffer, padding to 64 bytes.
-  std::vector<uint8_t> Archive() {
-    Align(4);
-    std::vector<uint8_t> out(4);
-    const uint32_t length = static_cast<uint32_t>(bytes_.size());
-    std::memcpy(out.data(), &length, 4);
-    out.insert(out.end(), bytes_.begin(), bytes_.end());
-    while (out.size() % 64) out.push_back(0);
-    return out;
-  }
-
- private:
-  void Push16(uint16_t value) {
-    bytes_.push_back(value & 0xFF);
-    bytes_.push_back(value >> 8);
-  }
-  std::vector<uint8_t> bytes_;
-};
-
-// Bytecode for the hand-built modules (encodings as in opcode_table.h;
-// list alignment is relative to the function start, so each function starts
-// 4-aligned).
-class Assembler {
- public:
-  std::vector<uint8_t>& bytes() { return bytes_; }
-  size_t here() const { return bytes_.size(); }
-  void AlignFunction() {
-    while (bytes_.size() % 4) bytes_.push_back(0);
-  }
-  void U8(uint8_t value) { bytes_.push_back(value); }
-  void U16(uint16_t value) {
-    bytes_.push_back(value & 0xFF);
-    bytes_.push_back(value >> 8);
-  }
-  void U32(uint32_t value) {
-    for (int i = 0; i < 4; ++i) bytes_.push_back((value >> (8 * i)) & 0xFF);
-  }
-  void Pad() {
-    if (bytes_.size() % 2) bytes_.push_back(0);
-  }
-  void List(const std::vector<uint16_t>& registers) {
-    Pad();
-    U16(static_cast<uint16_t>(registers.size()));
-    for (uint16_t r : registers) U16(r);
-  }
-
-  void Block() { U8(0x79); }
-  void Return(const std::vector<uint16_t>& registers = {}) {
-    U8(0x5A);
-    List(registers);
-  }
-  void Branch(uint32_t target) {
-    U8(0x56);
-    U32(target);
-    List({});  // no remap pairs
-  }
-  void Call(uint32_t callee, const std::vector<uint16_t>& operands,
-            const std::vector<uint16_t>& results) {
-    U8(0x58);
-    U32(callee);
-    List(operands);
-    List(results);
-  }
-  void CallVariadic(uint32_t callee, const std::vector<uint16_t>& segments,
-                    const std::vector<uint16_t>& operands,
-                    const std::vector<uint16_t>& results) {
-    U8(0x59);
-    U32(callee);
-    List(segments);
-    List(operands);
-    List(results);
-  }
-
- private:
-  std::vector<uint8_t> bytes_;
-};
+using ember::testing::FlatWriter;
+using Assembler = ember::testing::BytecodeAssembler;
 
 // A module built from parts. Each cconv string is written once and shared
 // by every function and import that names it.
