@@ -146,10 +146,9 @@ ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
                     function_attrs_[entry.internal_ordinal]};
 }
 
-Result<const uint8_t*> BytecodeModule::ExecutableCode(size_t ordinal) const {
+Result<const uint8_t*> BytecodeModule::PrepareExecutableCode(size_t ordinal) const {
   if (ordinal >= functions_.size()) return OutOfRangeError("internal function ordinal");
   PreparedCode& slot = prepared_[ordinal];
-  if (const uint8_t* code = slot.code.load(std::memory_order_acquire)) return code;
   std::lock_guard<std::mutex> lock(prepare_mutex_);
   if (const uint8_t* code = slot.code.load(std::memory_order_relaxed)) return code;
   EMBER_ASSIGN_OR_RETURN(

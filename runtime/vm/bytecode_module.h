@@ -121,7 +121,15 @@ class BytecodeModule final : public Module {
   // The executable copy of internal function `ordinal` (executable_code.h:
   // same length and instruction boundaries as its bytecode), made on the
   // first request. Thread-safe.
-  Result<const uint8_t*> ExecutableCode(size_t ordinal) const;
+  Result<const uint8_t*> ExecutableCode(size_t ordinal) const {
+    if (ordinal < functions_.size()) {
+      // Once made, a copy is read with one acquire load (every call).
+      if (const uint8_t* code = prepared_[ordinal].code.load(std::memory_order_acquire)) {
+        return code;
+      }
+    }
+    return PrepareExecutableCode(ordinal);
+  }
   // How many functions have their executable copy so far (for tests).
   size_t prepared_function_count() const;
   // The argument/result types of import `ordinal` (code empty; counts 0).
@@ -162,6 +170,9 @@ class BytecodeModule final : public Module {
     std::atomic<const uint8_t*> code{nullptr};
     std::vector<uint8_t> storage;
   };
+  // ExecutableCode's first call for a function: makes the copy.
+  Result<const uint8_t*> PrepareExecutableCode(size_t ordinal) const;
+
   bool rewrite_bytecode_ = true;
   mutable std::unique_ptr<PreparedCode[]> prepared_;
   mutable std::mutex prepare_mutex_;
