@@ -6,8 +6,8 @@ Loading here is what a Python user pays before the first call:
     context = rt.VmContext(instance, modules=[module])
 for `rt` = ember.runtime and iree.runtime (both must be installed). That is
 parsing and checking the file, verifying every function's bytecode, and --
-in Ember -- making the executable copy of each function
-(runtime/vm/executable_code.h), then creating the module state.
+in Ember -- making the quickened copy of each function
+(runtime/vm/bytecode/quickened_code.h), then creating the module state.
 
 Programs:
   vm_loop     bench/vm_loop.mlir (one small function)

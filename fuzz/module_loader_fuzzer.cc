@@ -9,15 +9,15 @@
 #include "runtime/vm/bytecode/module_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto file = ember::bytecode::ModuleFile::LoadCopy({data, size});
+  auto file = ember::vm::bytecode::ModuleFile::LoadCopy({data, size});
   if (!file.ok()) {
     // An error must always explain itself.
     if (file.status().message().empty()) __builtin_trap();
     return 0;
   }
-  const ember::bytecode::ModuleFile& module = **file;
-  (void)ember::bytecode::DumpModuleText(module, {/*verbose=*/true});
-  (void)ember::bytecode::DumpModuleJson(module);
+  const ember::vm::bytecode::ModuleFile& module = **file;
+  (void)ember::vm::bytecode::DumpModuleText(module, {/*verbose=*/true});
+  (void)ember::vm::bytecode::DumpModuleJson(module);
   for (size_t i = 0; i < module.def().function_descriptors.size(); ++i) {
     (void)module.FunctionBytecode(i);
     (void)module.SourceLocation(i, 0);

@@ -34,7 +34,7 @@ void PrintUsage(FILE* stream) {
 }
 
 // Every function's disassembly, headed by its ordinal and debug name.
-std::string DisassembleModule(const ember::bytecode::ModuleFile& file) {
+std::string DisassembleModule(const ember::vm::bytecode::ModuleFile& file) {
   std::string text = "\nDisassembly:\n";
   const auto& descriptors = file.def().function_descriptors;
   for (size_t i = 0; i < descriptors.size(); ++i) {
@@ -46,7 +46,7 @@ std::string DisassembleModule(const ember::bytecode::ModuleFile& file) {
         descriptors[i].i32_register_count, descriptors[i].ref_register_count,
         descriptors[i].block_count);
     auto listing =
-        ember::bytecode::DisassembleFunction(file.FunctionBytecode(i));
+        ember::vm::bytecode::DisassembleFunction(file.FunctionBytecode(i));
     if (!listing.ok()) {
       text += "    <cannot disassemble: " + listing.status().ToString() + ">\n";
       continue;
@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   bool json = false;
   bool disassemble = false;
   bool verify = false;
-  ember::bytecode::DumpOptions options;
+  ember::vm::bytecode::DumpOptions options;
   const char* path = nullptr;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--json") == 0) {
@@ -108,19 +108,19 @@ int main(int argc, char** argv) {
                  "--json\n");
     return 2;
   }
-  auto file = ember::bytecode::ModuleFile::LoadFile(path);
+  auto file = ember::vm::bytecode::ModuleFile::LoadFile(path);
   if (!file.ok()) {
     std::fprintf(stderr, "ember-dump-module: %s: %s\n", path,
                  file.status().ToString().c_str());
     return 1;
   }
-  std::string text = json ? ember::bytecode::DumpModuleJson(**file) + "\n"
-                          : ember::bytecode::DumpModuleText(**file, options);
+  std::string text = json ? ember::vm::bytecode::DumpModuleJson(**file) + "\n"
+                          : ember::vm::bytecode::DumpModuleText(**file, options);
   if (disassemble) text += DisassembleModule(**file);
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!verify) return 0;
 
-  ember::Status verified = ember::bytecode::VerifyModuleBytecode(**file);
+  ember::Status verified = ember::vm::bytecode::VerifyModuleBytecode(**file);
   FILE* report = json ? stderr : stdout;
   if (verified.ok()) {
     std::fprintf(report, "\nVerification: OK (%zu functions)\n",

@@ -32,7 +32,7 @@
 
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/module_file.h"
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
@@ -169,7 +169,7 @@ double Median(std::vector<double> v) {
 // This tool links the program alone: a module that needs another (`hal`
 // above all) cannot run. Judged on the file, before its type table is
 // resolved, since that is where the first `!hal.*` type would fail.
-Status RequireVmOnly(const ember::bytecode::ModuleFile& file) {
+Status RequireVmOnly(const ember::vm::bytecode::ModuleFile& file) {
   auto unavailable = [&](std::string_view needed, std::string_view what) {
     return ember::UnimplementedError(ember::StringPrintf(
         "module '%.*s' %.*s module '%.*s', which ember-run-module does not "
@@ -179,12 +179,12 @@ Status RequireVmOnly(const ember::bytecode::ModuleFile& file) {
         static_cast<int>(needed.size()), needed.data()));
   };
   for (const auto& dependency : file.def().dependencies) {
-    if (dependency.flags & ember::bytecode::kLinkRequired) {
+    if (dependency.flags & ember::vm::bytecode::kLinkRequired) {
       return unavailable(dependency.name, "needs");
     }
   }
   for (const auto& import : file.def().imported_functions) {
-    if (import.flags & ember::bytecode::kLinkRequired) {
+    if (import.flags & ember::vm::bytecode::kLinkRequired) {
       std::string_view module_name = import.full_name.substr(0, import.full_name.find('.'));
       return unavailable(module_name, "imports '" + std::string(import.full_name) + "' from");
     }
@@ -196,10 +196,10 @@ Status Run(const Options& options) {
   auto instance = ember::vm::Instance::Create();
   instance->Freeze();
   EMBER_ASSIGN_OR_RETURN(auto file,
-                         ember::bytecode::ModuleFile::LoadFile(options.module_path),
+                         ember::vm::bytecode::ModuleFile::LoadFile(options.module_path),
                          "loading %s", options.module_path.c_str());
   EMBER_RETURN_IF_ERROR(RequireVmOnly(*file));
-  EMBER_ASSIGN_OR_RETURN(auto module, ember::vm::BytecodeModule::Create(instance, file),
+  EMBER_ASSIGN_OR_RETURN(auto module, ember::vm::bytecode::BytecodeModule::Create(instance, file),
                          "loading %s", options.module_path.c_str());
 
   // The argument types of the export, for bare inputs.

@@ -7,7 +7,7 @@
 // runs under the GIL whichever thread drops the last reference.
 //
 // A VmInstance owns a frozen vm::Instance; each VmModule remembers the
-// instance it was loaded with and makes its executable vm::BytecodeModule
+// instance it was loaded with and makes its executable vm::bytecode::BytecodeModule
 // from it when a context first links it (vm_bindings.h explains why late).
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -30,16 +30,16 @@ using namespace nb::literals;
 
 namespace ember::python {
 
-Result<std::shared_ptr<vm::BytecodeModule>> LoadedModule::Executable() {
+Result<std::shared_ptr<vm::bytecode::BytecodeModule>> LoadedModule::Executable() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!executable_) {
     EMBER_ASSIGN_OR_RETURN(executable_,
-                           vm::BytecodeModule::Create(instance_, file_));
+                           vm::bytecode::BytecodeModule::Create(instance_, file_));
   }
   return executable_;
 }
 
-std::shared_ptr<vm::BytecodeModule> LoadedModule::ExecutableIfMade() {
+std::shared_ptr<vm::bytecode::BytecodeModule> LoadedModule::ExecutableIfMade() {
   std::lock_guard<std::mutex> lock(mutex_);
   return executable_;
 }

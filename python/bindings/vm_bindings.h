@@ -5,7 +5,7 @@
 // A VmModule is loaded in two steps. Loading (copy_buffer, mmap, ...) parses
 // and verifies the file, which is all that the descriptive API (name,
 // function_names, lookup_function, reflection) needs. The executable
-// vm::BytecodeModule -- the type table resolved against the instance's
+// vm::bytecode::BytecodeModule -- the type table resolved against the instance's
 // registry, every function's bytecode verified -- is made the first time a
 // context links the module, and then shared by every context and every
 // VmFunction of that module. Deferring it keeps loading a module whose
@@ -21,7 +21,7 @@
 
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/module_file.h"
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/instance.h"
 
 namespace ember::python {
@@ -59,17 +59,17 @@ class LoadedModule {
   // The executable module, made on the first call. Must be called WITHOUT
   // the GIL: making it verifies every function, which may take a while. A
   // failure is not cached; the next call tries again.
-  Result<std::shared_ptr<vm::BytecodeModule>> Executable();
+  Result<std::shared_ptr<vm::bytecode::BytecodeModule>> Executable();
 
   // The executable module if one was made, else null (no locking order
   // issues: takes only the mutex, briefly).
-  std::shared_ptr<vm::BytecodeModule> ExecutableIfMade();
+  std::shared_ptr<vm::bytecode::BytecodeModule> ExecutableIfMade();
 
  private:
   std::shared_ptr<const vm::Instance> instance_;
   std::shared_ptr<const bytecode::ModuleFile> file_;
   std::mutex mutex_;
-  std::shared_ptr<vm::BytecodeModule> executable_;
+  std::shared_ptr<vm::bytecode::BytecodeModule> executable_;
 };
 
 struct VmModule {

@@ -84,7 +84,7 @@ Status RegisterLocked(
     vm::Context& context,
     const std::vector<std::shared_ptr<LoadedModule>>& modules) {
   for (const std::shared_ptr<LoadedModule>& module : modules) {
-    EMBER_ASSIGN_OR_RETURN(std::shared_ptr<vm::BytecodeModule> executable,
+    EMBER_ASSIGN_OR_RETURN(std::shared_ptr<vm::bytecode::BytecodeModule> executable,
                            module->Executable());
     EMBER_RETURN_IF_ERROR(context.RegisterModule(std::move(executable)));
   }
@@ -139,7 +139,7 @@ void RegisterModules(VmContext& self, std::vector<VmModule*> modules) {
 
 // The cconv characters of the arguments and results of `function`, which
 // must be an export.
-Result<bytecode::CallingConvention> ExportCallingConvention(
+Result<vm::CallingConvention> Exportvm::CallingConvention(
     const VmFunction& function) {
   if (function.linkage != Linkage::kExport &&
       function.linkage != Linkage::kExportOptional) {
@@ -149,7 +149,7 @@ Result<bytecode::CallingConvention> ExportCallingConvention(
   }
   const bytecode::FunctionSignatureDef& signature =
       function.file().ExportSignature(function.ordinal);
-  return bytecode::ParseCallingConvention(signature.calling_convention);
+  return Parsevm::CallingConvention(signature.calling_convention);
 }
 
 // Reads the call's arguments out of `inputs` (see the top of the file).
@@ -203,7 +203,7 @@ Status MarshalArguments(std::string_view types, const vm::List& inputs,
 Result<std::vector<vm::Variant>> InvokeLocked(
     VmContext& self, const VmFunction& function,
     std::vector<vm::Variant>& arguments) {
-  std::shared_ptr<vm::BytecodeModule> module =
+  std::shared_ptr<vm::bytecode::BytecodeModule> module =
       function.loaded->ExecutableIfMade();
   std::lock_guard<std::mutex> lock(self.mutex);
   if (module == nullptr || self.context->FindState(module.get()) == nullptr) {
@@ -225,8 +225,8 @@ Result<std::vector<vm::Variant>> InvokeLocked(
 void Invoke(VmContext& self, const VmFunction& function,
             PyVmVariantList& inputs, PyVmVariantList& outputs) {
   constexpr const char* kError = "Error invoking function";
-  bytecode::CallingConvention cconv =
-      Unwrap(ExportCallingConvention(function), kError);
+  vm::CallingConvention cconv =
+      Unwrap(Exportvm::CallingConvention(function), kError);
   std::vector<vm::Variant> arguments;
   CheckStatus(MarshalArguments(cconv.arguments, *inputs.list, arguments),
               kError);

@@ -50,23 +50,23 @@ class BytecodeAssembler {
   // Returns the marker's pc.
   uint32_t Block() {
     const uint32_t pc = here();
-    Op(bytecode::CoreOpcode::Block);
+    Op(vm::bytecode::CoreOpcode::Block);
     return pc;
   }
   void ConstI32(int32_t value, uint16_t result) {
-    Op(bytecode::CoreOpcode::ConstI32);
+    Op(vm::bytecode::CoreOpcode::ConstI32);
     U32(static_cast<uint32_t>(value));
     U16(result);
   }
   void AddI32(uint16_t lhs, uint16_t rhs, uint16_t result) {
-    Op(bytecode::CoreOpcode::AddI32);
+    Op(vm::bytecode::CoreOpcode::AddI32);
     U16(lhs);
     U16(rhs);
     U16(result);
   }
   // A copyless vm.br; returns where its target is (for Patch).
   size_t Branch(uint32_t target = 0) {
-    Op(bytecode::CoreOpcode::Branch);
+    Op(vm::bytecode::CoreOpcode::Branch);
     const size_t at = bytes_.size();
     U32(target);
     List({});
@@ -74,7 +74,7 @@ class BytecodeAssembler {
   }
   // A copyless vm.cond_br; returns where its two targets are.
   std::pair<size_t, size_t> CondBranch(uint16_t condition) {
-    Op(bytecode::CoreOpcode::CondBranch);
+    Op(vm::bytecode::CoreOpcode::CondBranch);
     U16(condition);
     const size_t on_true = bytes_.size();
     U32(0);
@@ -85,12 +85,12 @@ class BytecodeAssembler {
     return {on_true, on_false};
   }
   void Return(const std::vector<uint16_t>& registers = {}) {
-    Op(bytecode::CoreOpcode::Return);
+    Op(vm::bytecode::CoreOpcode::Return);
     List(registers);
   }
   void Call(uint32_t callee, const std::vector<uint16_t>& operands,
             const std::vector<uint16_t>& results) {
-    Op(bytecode::CoreOpcode::Call);
+    Op(vm::bytecode::CoreOpcode::Call);
     U32(callee);
     List(operands);
     List(results);
@@ -98,7 +98,7 @@ class BytecodeAssembler {
   void CallVariadic(uint32_t callee, const std::vector<uint16_t>& segments,
                     const std::vector<uint16_t>& operands,
                     const std::vector<uint16_t>& results) {
-    Op(bytecode::CoreOpcode::CallVariadic);
+    Op(vm::bytecode::CoreOpcode::CallVariadic);
     U32(callee);
     List(segments);
     List(operands);
@@ -106,7 +106,7 @@ class BytecodeAssembler {
   }
 
  private:
-  void Op(bytecode::CoreOpcode op) { U8(static_cast<uint8_t>(op)); }
+  void Op(vm::bytecode::CoreOpcode op) { U8(static_cast<uint8_t>(op)); }
 
   std::vector<uint8_t> bytes_;
 };

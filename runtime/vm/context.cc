@@ -6,13 +6,13 @@
 #include <unordered_map>
 
 #include "runtime/base/string_identity.h"
-#include "runtime/vm/bytecode/module_file.h"
+#include "runtime/vm/calling_convention.h"
 
 namespace ember::vm {
 
 Result<size_t> CountCconvResults(std::string_view cconv) {
-  EMBER_ASSIGN_OR_RETURN(bytecode::CallingConvention parsed,
-                         bytecode::ParseCallingConvention(cconv));
+  EMBER_ASSIGN_OR_RETURN(CallingConvention parsed,
+                         ParseCallingConvention(cconv));
   for (char c : parsed.results) {
     if (c == 'C' || c == 'D') {
       return InvalidArgumentError(

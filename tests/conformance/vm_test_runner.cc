@@ -5,7 +5,7 @@
 //   vm_test_runner [--verbose] [--no-rewrite] MODULE.vmfb...
 //
 // --no-rewrite runs the bytecode as the file encodes it instead of Ember's
-// rewritten executable copy (BytecodeModule::Options::rewrite_bytecode).
+// rewritten quickened copy (BytecodeModule::Options::rewrite_bytecode).
 //
 // Prints one line per unexpected outcome and ends with "N passed, M failed".
 // Exit status: 0 when nothing failed, 1 otherwise.
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 
@@ -91,9 +91,9 @@ std::string ModuleLabel(const std::string& path) {
 
 void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
                const std::string& path, bool verbose,
-               const ember::vm::BytecodeModule::Options& options, Tally& tally) {
+               const ember::vm::bytecode::BytecodeModule::Options& options, Tally& tally) {
   std::string label = ModuleLabel(path);
-  auto module = ember::vm::BytecodeModule::LoadFile(instance, path, options);
+  auto module = ember::vm::bytecode::BytecodeModule::LoadFile(instance, path, options);
   if (!module.ok()) {
     std::printf("FAILED  %s: cannot load: %s\n", label.c_str(),
                 module.status().ToString().c_str());
@@ -151,7 +151,7 @@ void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
 
 int main(int argc, char** argv) {
   bool verbose = false;
-  ember::vm::BytecodeModule::Options options;
+  ember::vm::bytecode::BytecodeModule::Options options;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--verbose") == 0) {

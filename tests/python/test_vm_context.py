@@ -13,7 +13,7 @@ on their own (Ember's correct values are computed here in Python, and the
 tests also pin IREE's wrong ones, so a fixed IREE gets noticed):
   * i64 values passed through internal (non-inlined) calls: IREE copies only
     one 32-bit register per operand and result (see
-    runtime/vm/interpreter_test.cc, InternalCalls);
+    runtime/vm/bytecode/interpreter_test.cc, InternalCalls);
   * vm.fma.f32 / vm.fma.f64: IREE's ops.h uses fmaf/fma only when the C
     library defines FP_FAST_FMA(F), and computes a*b+c with two roundings
     otherwise -- which is the case in the official x86-64 wheel.

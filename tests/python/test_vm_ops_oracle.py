@@ -1,7 +1,7 @@
 """Runs Ember's VM op-family programs (tests/corpus/vm/ops_*.mlir) on the
 official IREE runtime, the oracle: every `test_*` export must succeed and
 every `fail_*` export must fail, each in a fresh context. This proves the
-expectations written into the programs; runtime/vm/op_conformance_test.cc
+expectations written into the programs; runtime/vm/bytecode/op_conformance_test.cc
 runs the same exports on Ember.
 
 Exports named `test_ember_only_*` / `fail_ember_only_*` are skipped here

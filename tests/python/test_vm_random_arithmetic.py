@@ -1,9 +1,9 @@
 """Random straight-line i32/f32 programs on Ember and on iree.runtime.
 
-Ember's executable copy rewrites arithmetic in ways that depend on which
+Ember's quickened copy rewrites arithmetic in ways that depend on which
 instruction comes before which: constant operands become immediates, and an
 operand that is the previous instruction's result is forwarded in a machine
-register instead of reloaded (runtime/vm/executable_code.h). The op programs
+register instead of reloaded (runtime/vm/bytecode/quickened_code.h). The op programs
 in tests/corpus/vm/ cover each form; these generated programs cover the
 combinations -- chains of dependent ops of every kind, constants on either
 side, results reused several instructions later -- with edge-case inputs

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <limits>
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using decoder_internal::LoadU16;
@@ -235,11 +235,11 @@ Status DecodeInstruction(std::span<const uint8_t> function, uint32_t pc,
 
 namespace {
 
-void AppendRegister(std::string* text, uint16_t raw, ValueType type) {
+void AppendRegister(std::string* text, uint16_t raw, OperandType type) {
   const bool is_ref = (raw & kRefRegisterBit) != 0;
-  if (type == ValueType::kAny)
-    type = is_ref ? ValueType::kRef : ValueType::kI32;
-  if (type == ValueType::kRef) {
+  if (type == OperandType::kAny)
+    type = is_ref ? OperandType::kRef : OperandType::kI32;
+  if (type == OperandType::kRef) {
     if (!is_ref) {
       *text += StringPrintf("%%?0x%04X", raw);
       return;
@@ -252,7 +252,7 @@ void AppendRegister(std::string* text, uint16_t raw, ValueType type) {
     *text += StringPrintf("%%?0x%04X", raw);
     return;
   }
-  if (IsWideValueType(type)) {
+  if (IsWideOperandType(type)) {
     *text += StringPrintf("%%i%u:%u", raw, raw + 1u);
   } else {
     *text += StringPrintf("%%i%u", raw);
@@ -260,7 +260,7 @@ void AppendRegister(std::string* text, uint16_t raw, ValueType type) {
 }
 
 void AppendRegisterList(std::string* text, const RegisterList& list,
-                        ValueType type) {
+                        OperandType type) {
   for (uint16_t i = 0; i < list.size(); ++i) {
     if (i) *text += ", ";
     AppendRegister(text, list[i], type);
@@ -271,9 +271,9 @@ void AppendRemap(std::string* text, const RemapList& remap) {
   *text += '(';
   for (uint16_t i = 0; i < remap.size(); ++i) {
     if (i) *text += ", ";
-    AppendRegister(text, remap.source(i), ValueType::kAny);
+    AppendRegister(text, remap.source(i), OperandType::kAny);
     *text += "->";
-    AppendRegister(text, remap.destination(i), ValueType::kAny);
+    AppendRegister(text, remap.destination(i), OperandType::kAny);
   }
   *text += ')';
 }
@@ -324,7 +324,7 @@ std::string DisassembleInstruction(const DecodedInstruction& instruction) {
         results += ", ";
       }
       if (kind == FieldKind::kListResults) {
-        AppendRegisterList(&results, field.list, ValueType::kAny);
+        AppendRegisterList(&results, field.list, OperandType::kAny);
       } else {
         AppendRegister(&results, field.reg, traits.type);
       }
@@ -393,7 +393,7 @@ std::string DisassembleInstruction(const DecodedInstruction& instruction) {
       }
       case FieldKind::kListAny:
         operands += '(';
-        AppendRegisterList(&operands, field.list, ValueType::kAny);
+        AppendRegisterList(&operands, field.list, OperandType::kAny);
         operands += ')';
         break;
       case FieldKind::kSegmentSizes:
@@ -444,4 +444,4 @@ Result<std::string> DisassembleFunction(std::span<const uint8_t> function) {
   return text;
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

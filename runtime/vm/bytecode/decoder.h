@@ -29,7 +29,7 @@
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 namespace decoder_internal {
 inline uint16_t LoadU16(const uint8_t* p) {
@@ -208,4 +208,4 @@ std::string DisassembleInstruction(const DecodedInstruction& instruction);
 // offset; stops at the first decoding error and returns it.
 Result<std::string> DisassembleFunction(std::span<const uint8_t> function);
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using enum FieldKind;
@@ -1014,7 +1014,7 @@ TEST(DecoderFuzzTest, MutatedCorpusNeverCrashes) {
 }
 
 }  // namespace
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode
 
 //===----------------------------------------------------------------------===//
 // The programs behind kCorpus (t1 ... t5), for regenerating it.

@@ -2,7 +2,7 @@
 
 #include <cstdarg>
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 FlatBufferReader::FlatBufferReader(std::span<const uint8_t> buffer)
     : buffer_(buffer), budget_(buffer.size() / 4 + 64) {}
@@ -190,4 +190,4 @@ Result<std::string_view> FlatBufferReader::StringAt(const FlatVector& vector,
   return StringAtOffset(target);
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

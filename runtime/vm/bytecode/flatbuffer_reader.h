@@ -28,7 +28,7 @@
 
 #include "runtime/base/status.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 class FlatBufferReader;
 
@@ -158,4 +158,4 @@ Result<T> FlatBufferReader::Scalar(const FlatTable& table, int slot,
   return Load<T>(at);
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

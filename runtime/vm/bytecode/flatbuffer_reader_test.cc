@@ -11,7 +11,7 @@
 
 #include "runtime/vm/bytecode/module_def.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 // A tiny front-to-back FlatBuffer writer. FlatBuffer offsets are unsigned
@@ -363,4 +363,4 @@ TEST(FlatBufferReader, UnionVectorLengthMismatchIsRejected) {
 }
 
 }  // namespace
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -26,7 +26,7 @@
 
 #include "runtime/vm/bytecode/opcode_table.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 struct InstructionLayout {
   static constexpr int16_t kVariable = -1;
@@ -101,4 +101,4 @@ inline constexpr uint8_t kExtF64OpcodeBytes[] = {
     EMBER_VM_EXT_F64_OPCODES(EMBER_VM_OPCODE_BYTE)};
 #undef EMBER_VM_OPCODE_BYTE
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

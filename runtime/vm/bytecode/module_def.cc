@@ -2,7 +2,7 @@
 
 #include "runtime/vm/bytecode/flatbuffer_reader.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using Scope = FlatBufferReader::Scope;
@@ -411,4 +411,4 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
   return def;
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -22,7 +22,7 @@
 
 #include "runtime/base/status.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 // FeatureBits of the schema.
 enum FeatureBits : uint32_t {
@@ -152,4 +152,4 @@ struct ModuleDef {
 // Parses and bounds-checks the FlatBuffer `buffer` (without its size prefix).
 Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer);
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

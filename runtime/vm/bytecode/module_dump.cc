@@ -1,6 +1,6 @@
 #include "runtime/vm/bytecode/module_dump.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 const char* LinkFlagsName(uint32_t flags) {
@@ -374,4 +374,4 @@ std::string DumpModuleJson(const ModuleFile& file) {
   return out;
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -6,7 +6,7 @@
 
 #include "runtime/vm/bytecode/module_file.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 struct DumpOptions {
   // Include every debug-location entry of every function source map (the
@@ -21,4 +21,4 @@ std::string DumpModuleJson(const ModuleFile& file);
 // Appends `text` as a JSON string literal (quotes included).
 void AppendJsonString(std::string& out, std::string_view text);
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

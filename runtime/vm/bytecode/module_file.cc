@@ -9,7 +9,7 @@
 
 #include "runtime/base/string_identity.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 constexpr uint32_t kZipLocalHeaderSignature = 0x04034B50u;
@@ -157,49 +157,6 @@ std::string FeatureBitsToString(uint32_t bits) {
     text += StringPrintf("0x%x", bits);
   }
   return text;
-}
-
-Result<CallingConvention> ParseCallingConvention(std::string_view cconv) {
-  if (cconv.size() < 2 || cconv[0] != '0') {
-    return InvalidArgumentError("must start with version '0'");
-  }
-  size_t split = cconv.find('_');
-  if (split == std::string_view::npos) {
-    return InvalidArgumentError("missing '_' between arguments and results");
-  }
-  CallingConvention result{cconv.substr(1, split - 1), cconv.substr(split + 1)};
-  for (std::string_view* side : {&result.arguments, &result.results}) {
-    if (*side == "v") {
-      *side = std::string_view();
-      continue;
-    }
-    if (side->empty()) return InvalidArgumentError("empty side (use 'v')");
-    bool in_span = false;
-    size_t span_length = 0;
-    for (char c : *side) {
-      switch (c) {
-        case 'i': case 'I': case 'f': case 'F': case 'r':
-          ++span_length;
-          break;
-        case 'C':
-          if (in_span) return InvalidArgumentError("nested variadic span");
-          in_span = true;
-          span_length = 0;
-          break;
-        case 'D':
-          if (!in_span) return InvalidArgumentError("'D' without 'C'");
-          if (span_length == 0) return InvalidArgumentError("empty span");
-          in_span = false;
-          break;
-        default:
-          return InvalidArgumentError(
-              StringPrintf("unknown type character 0x%02x",
-                           static_cast<unsigned char>(c)));
-      }
-    }
-    if (in_span) return InvalidArgumentError("unterminated variadic span");
-  }
-  return result;
 }
 
 Result<ArchiveLayout> ParseArchiveLayout(std::span<const uint8_t> archive) {
@@ -393,7 +350,7 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
     }
   }
   // The compiler gives every function its own bytecode. Overlapping spans
-  // would let a small file make the bytecode verifier and the executable copy
+  // would let a small file make the bytecode verifier and the quickened copy
   // do the same body over and over (N descriptors x one M-byte body), so they
   // are rejected: sorted by offset, each span must end before the next begins.
   {
@@ -623,4 +580,4 @@ std::string ModuleFile::SourceLocation(size_t ordinal, int32_t pc) const {
   return best ? FormatLocation(best->location) : std::string();
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

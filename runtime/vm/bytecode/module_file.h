@@ -28,8 +28,9 @@
 #include "runtime/base/byte_storage.h"
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/module_def.h"
+#include "runtime/vm/calling_convention.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 inline constexpr uint32_t kBytecodeVersionMajor = 17;
 inline constexpr uint32_t kBytecodeVersionMinor = 0;
@@ -50,14 +51,6 @@ struct ArchiveLayout {
 // Splits a raw archive into its parts. Exposed for tests and tools.
 Result<ArchiveLayout> ParseArchiveLayout(std::span<const uint8_t> archive);
 
-// The arguments and results of a cconv string such as "0rIr_r".
-struct CallingConvention {
-  std::string_view arguments;  // "v" spelled as empty
-  std::string_view results;
-};
-// Parses and validates a cconv ("0" + args + "_" + results; chars i I f F r,
-// spans C...D, "v" for an empty side).
-Result<CallingConvention> ParseCallingConvention(std::string_view cconv);
 
 // Checks the cross-field facts of a parsed module against its archive:
 // version, features, ordinals, function spans, register limits, module
@@ -139,4 +132,4 @@ class ModuleFile {
 // The human names of FeatureBits, e.g. "EXT_F32|YIELD", or "none".
 std::string FeatureBitsToString(uint32_t bits);
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

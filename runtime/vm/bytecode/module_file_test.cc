@@ -16,7 +16,7 @@
 #include "runtime/testing/flat_writer.h"
 #include "runtime/vm/bytecode/module_dump.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using ::ember::testing::CorpusFile;
@@ -291,7 +291,7 @@ TEST_F(VerifyTest, RejectsFunctionSpanOutsideBytecode) {
 }
 
 // Descriptors sharing one bytecode body would make verification and the
-// executable copy redo that body for each of them (800 descriptors x one 56 KB
+// quickened copy redo that body for each of them (800 descriptors x one 56 KB
 // body took seconds), and the compiler never emits them.
 TEST_F(VerifyTest, RejectsOverlappingFunctionSpans) {
   const size_t last = def_.function_descriptors.size();
@@ -517,4 +517,4 @@ TEST(CallingConvention, ParsesSpansAndVoid) {
 }
 
 }  // namespace
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

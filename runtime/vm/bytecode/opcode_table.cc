@@ -28,7 +28,7 @@
 
 #include <array>
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using enum FieldKind;
@@ -223,4 +223,4 @@ const char* FieldKindName(FieldKind kind) {
   return "?";
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

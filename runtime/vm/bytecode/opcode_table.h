@@ -61,7 +61,7 @@
 #include <cstdint>
 #include <span>
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 enum class OpcodeSet : uint8_t {
   kCore = 0,
@@ -146,7 +146,7 @@ enum class FieldEncoding : uint8_t {
 };
 
 // The value type a register field holds.
-enum class ValueType : uint8_t {
+enum class OperandType : uint8_t {
   kNone,
   kI32,
   kI64,
@@ -158,14 +158,14 @@ enum class ValueType : uint8_t {
 
 struct FieldTraits {
   FieldEncoding encoding;
-  ValueType type;
+  OperandType type;
   bool is_write;     // the field names registers the instruction writes
   bool allows_move;  // ref registers in it may carry the MOVE bit
 };
 
 constexpr FieldTraits GetFieldTraits(FieldKind kind) {
   using E = FieldEncoding;
-  using T = ValueType;
+  using T = OperandType;
   switch (kind) {
     case FieldKind::kEnd:
       return {E::kNone, T::kNone, false, false};
@@ -233,8 +233,8 @@ constexpr FieldTraits GetFieldTraits(FieldKind kind) {
 }
 
 // True for the 64-bit value types, which occupy an even register pair.
-constexpr bool IsWideValueType(ValueType type) {
-  return type == ValueType::kI64 || type == ValueType::kF64;
+constexpr bool IsWideOperandType(OperandType type) {
+  return type == OperandType::kI64 || type == OperandType::kF64;
 }
 
 // A field's printable name for FieldKind (e.g. "RegI32").
@@ -829,4 +829,4 @@ inline constexpr int kExtF64OpcodeCount =
     0 EMBER_VM_EXT_F64_OPCODES(EMBER_VM_COUNT_ONE);
 #undef EMBER_VM_COUNT_ONE
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using enum FieldKind;
@@ -237,9 +237,9 @@ TEST(OpcodeTableTest, SpotCheckFieldOrder) {
 }
 
 TEST(OpcodeTableTest, FieldTraits) {
-  EXPECT_TRUE(IsWideValueType(GetFieldTraits(kRegI64).type));
-  EXPECT_TRUE(IsWideValueType(GetFieldTraits(kResF64).type));
-  EXPECT_FALSE(IsWideValueType(GetFieldTraits(kRegF32).type));
+  EXPECT_TRUE(IsWideOperandType(GetFieldTraits(kRegI64).type));
+  EXPECT_TRUE(IsWideOperandType(GetFieldTraits(kResF64).type));
+  EXPECT_FALSE(IsWideOperandType(GetFieldTraits(kRegF32).type));
   EXPECT_FALSE(GetFieldTraits(kRegRef).allows_move);
   EXPECT_TRUE(GetFieldTraits(kRegRefMove).allows_move);
   EXPECT_TRUE(GetFieldTraits(kResRefMove).is_write);
@@ -252,4 +252,4 @@ TEST(OpcodeTableTest, FieldTraits) {
 }
 
 }  // namespace
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -25,7 +25,7 @@
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 // Text from the file (names, cconvs) is cut to this many bytes in messages,
@@ -89,40 +89,40 @@ std::string RegisterText(uint16_t raw) {
   return StringPrintf("%%i%u", raw);
 }
 
-const char* ValueTypeName(ValueType type) {
+const char* OperandTypeName(OperandType type) {
   switch (type) {
-    case ValueType::kI32:
+    case OperandType::kI32:
       return "i32";
-    case ValueType::kI64:
+    case OperandType::kI64:
       return "i64";
-    case ValueType::kF32:
+    case OperandType::kF32:
       return "f32";
-    case ValueType::kF64:
+    case OperandType::kF64:
       return "f64";
-    case ValueType::kRef:
+    case OperandType::kRef:
       return "ref";
-    case ValueType::kAny:
+    case OperandType::kAny:
       return "any";
-    case ValueType::kNone:
+    case OperandType::kNone:
       break;
   }
   return "none";
 }
 
-ValueType ValueTypeOfCconvChar(char c) {
+OperandType OperandTypeOfCconvChar(char c) {
   switch (c) {
     case 'i':
-      return ValueType::kI32;
+      return OperandType::kI32;
     case 'I':
-      return ValueType::kI64;
+      return OperandType::kI64;
     case 'f':
-      return ValueType::kF32;
+      return OperandType::kF32;
     case 'F':
-      return ValueType::kF64;
+      return OperandType::kF64;
     case 'r':
-      return ValueType::kRef;
+      return OperandType::kRef;
   }
-  return ValueType::kNone;
+  return OperandType::kNone;
 }
 
 // The width in bytes of the primitive global an instruction accesses: the
@@ -132,11 +132,11 @@ uint32_t GlobalAccessWidth(const DecodedInstruction& instruction) {
     const FieldTraits traits = GetFieldTraits(field.kind());
     if (traits.encoding != FieldEncoding::kRegister) continue;
     switch (traits.type) {
-      case ValueType::kI32:
-      case ValueType::kF32:
+      case OperandType::kI32:
+      case OperandType::kF32:
         return 4;
-      case ValueType::kI64:
-      case ValueType::kF64:
+      case OperandType::kI64:
+      case OperandType::kF64:
         return 8;
       default:
         break;
@@ -282,7 +282,7 @@ class FunctionVerifier {
   Status VerifyInstruction(const DecodedInstruction& instruction);
   Status VerifyField(const DecodedInstruction& instruction,
                      const DecodedField& field);
-  Status CheckRegister(uint16_t raw, ValueType type, bool allows_move,
+  Status CheckRegister(uint16_t raw, OperandType type, bool allows_move,
                        const LazyText& what);
   Status CheckAnyRegister(uint16_t raw, bool allows_move, const LazyText& what);
   Status CheckRemap(const RemapList& remap, const LazyText& what);
@@ -330,7 +330,7 @@ std::string FunctionLabel(const ModuleFile& file, size_t ordinal) {
 }
 
 std::string FunctionVerifier::FunctionLabel() const {
-  return ::ember::bytecode::FunctionLabel(file_, ordinal_);
+  return ::ember::vm::bytecode::FunctionLabel(file_, ordinal_);
 }
 
 std::string FunctionVerifier::Describe(const CconvOwner& owner,
@@ -345,7 +345,7 @@ std::string FunctionVerifier::Describe(const CconvOwner& owner,
     case CconvOwner::Kind::kFunction:
       text = StringPrintf(
           "function %s",
-          ::ember::bytecode::FunctionLabel(file_, owner.ordinal).c_str());
+          ::ember::vm::bytecode::FunctionLabel(file_, owner.ordinal).c_str());
       break;
     case CconvOwner::Kind::kOwnResults:
       text = "this function's results";
@@ -557,7 +557,7 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
       }
       for (uint16_t i = 0; i < field.list.size(); ++i) {
         auto what = [name, i] { return StringPrintf("%s[%u]", name, i); };
-        if (traits.type == ValueType::kAny) {
+        if (traits.type == OperandType::kAny) {
           EMBER_RETURN_IF_ERROR(
               CheckAnyRegister(field.list[i], traits.allows_move, what));
         } else {
@@ -639,14 +639,14 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
   }
 }
 
-Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
+Status FunctionVerifier::CheckRegister(uint16_t raw, OperandType type,
                                        bool allows_move, const LazyText& what) {
   switch (type) {
-    case ValueType::kI32:
-    case ValueType::kF32:
+    case OperandType::kI32:
+    case OperandType::kF32:
       if (raw & kRefRegisterBit) {
         return Fail("%s must be an %s register but is ref register %s",
-                    what.str().c_str(), ValueTypeName(type),
+                    what.str().c_str(), OperandTypeName(type),
                     RegisterText(raw).c_str());
       }
       if (raw >= i32_count_) {
@@ -656,18 +656,18 @@ Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
             what.str().c_str(), raw, i32_count_);
       }
       return Status();
-    case ValueType::kI64:
-    case ValueType::kF64:
+    case OperandType::kI64:
+    case OperandType::kF64:
       if (raw & kRefRegisterBit) {
         return Fail("%s must be an %s register pair but is ref register %s",
-                    what.str().c_str(), ValueTypeName(type),
+                    what.str().c_str(), OperandTypeName(type),
                     RegisterText(raw).c_str());
       }
       if (raw & 1) {
         return Fail(
             "%s is a 64-bit (%s) value in odd register %%i%u; 64-bit "
             "values need an even register",
-            what.str().c_str(), ValueTypeName(type), raw);
+            what.str().c_str(), OperandTypeName(type), raw);
       }
       if (uint32_t{raw} + 1 >= i32_count_) {
         return Fail(
@@ -676,7 +676,7 @@ Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
             what.str().c_str(), raw, raw + 1u, i32_count_);
       }
       return Status();
-    case ValueType::kRef:
+    case OperandType::kRef:
       if (!(raw & kRefRegisterBit)) {
         return Fail("%s must be a ref register but is int register %%i%u",
                     what.str().c_str(), raw);
@@ -694,9 +694,9 @@ Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
             what.str().c_str(), raw & kRefOrdinalMask, ref_count_);
       }
       return Status();
-    case ValueType::kAny:
+    case OperandType::kAny:
       return CheckAnyRegister(raw, allows_move, what);
-    case ValueType::kNone:
+    case OperandType::kNone:
       break;
   }
   return Fail("opcode table gives %s no value type", what.str().c_str());
@@ -705,7 +705,7 @@ Status FunctionVerifier::CheckRegister(uint16_t raw, ValueType type,
 Status FunctionVerifier::CheckAnyRegister(uint16_t raw, bool allows_move,
                                           const LazyText& what) {
   return CheckRegister(
-      raw, (raw & kRefRegisterBit) ? ValueType::kRef : ValueType::kI32,
+      raw, (raw & kRefRegisterBit) ? OperandType::kRef : OperandType::kI32,
       allows_move, what);
 }
 
@@ -860,8 +860,8 @@ Status FunctionVerifier::CheckCconvValue(char type, uint16_t raw,
                                          bool is_results, const char* what,
                                          size_t index,
                                          const CconvOwner& owner) {
-  const ValueType value_type = ValueTypeOfCconvChar(type);
-  if (value_type == ValueType::kNone) {
+  const OperandType value_type = OperandTypeOfCconvChar(type);
+  if (value_type == OperandType::kNone) {
     return Fail("%s has unsupported cconv character '%c'",
                 Describe(owner).c_str(), type);
   }
@@ -1003,4 +1003,4 @@ Status VerifyModuleBytecode(const ModuleFile& file) {
   return Status();
 }
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -102,7 +102,7 @@
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/module_file.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 
 namespace verifier_internal {
 struct SharedState;
@@ -140,4 +140,4 @@ Status VerifyFunction(const ModuleFile& file, size_t ordinal);
 // Verifies every internal function of `file`, stopping at the first error.
 Status VerifyModuleBytecode(const ModuleFile& file);
 
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -20,7 +20,7 @@
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/module_file.h"
 
-namespace ember::bytecode {
+namespace ember::vm::bytecode {
 namespace {
 
 using ember::testing::CorpusFile;
@@ -889,4 +889,4 @@ TEST(VerifierCostTest, VariadicSpanErrorsStayInformative) {
 }
 
 }  // namespace
-}  // namespace ember::bytecode
+}  // namespace ember::vm::bytecode

@@ -3,7 +3,7 @@
 // must succeed and every `fail_*` export must fail, each in a fresh context.
 // The same exports are checked against the official runtime by
 // tests/python/test_vm_ops_oracle.py (which skips `*_ember_only_*`).
-// Every module runs twice: from Ember's rewritten executable copy (the
+// Every module runs twice: from Ember's rewritten quickened copy (the
 // default) and from the bytecode as the file encodes it, so a wrong rewrite
 // shows up as a difference between the two.
 #include <cstdio>
@@ -14,11 +14,11 @@
 #include <gtest/gtest.h>
 
 #include "runtime/testing/corpus.h"
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 
-namespace ember::vm {
+namespace ember::vm::bytecode {
 namespace {
 
 bool StartsWith(const std::string& text, const char* prefix) {
@@ -95,10 +95,10 @@ TEST_P(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
               failures.size(), files.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(ExecutableCopy, OpConformanceTest, ::testing::Bool(),
+INSTANTIATE_TEST_SUITE_P(QuickenedCopy, OpConformanceTest, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool>& info) {
                            return info.param ? "Rewritten" : "AsEncoded";
                          });
 
 }  // namespace
-}  // namespace ember::vm
+}  // namespace ember::vm::bytecode

@@ -1,4 +1,4 @@
-#include "runtime/vm/executable_code.h"
+#include "runtime/vm/bytecode/quickened_code.h"
 
 #include <algorithm>
 #include <array>
@@ -11,7 +11,7 @@
 #include "runtime/vm/bytecode/instruction_layout.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
-namespace ember::vm::bytecode_internal {
+namespace ember::vm::bytecode {
 namespace {
 
 using bytecode::DecodedInstruction;
@@ -89,13 +89,13 @@ uint32_t Relative(uint32_t pc, uint32_t target) {
                                static_cast<int64_t>(pc));
 }
 
-ExecOpcode BranchOpcode(size_t copies) {
+QuickOpcode BranchOpcode(size_t copies) {
   switch (copies) {
-    case 0: return ExecOpcode::kBrI32x0;
-    case 1: return ExecOpcode::kBrI32x1;
-    case 2: return ExecOpcode::kBrI32x2;
-    case 3: return ExecOpcode::kBrI32x3;
-    default: return ExecOpcode::kBrI32xN;
+    case 0: return QuickOpcode::kBrI32x0;
+    case 1: return QuickOpcode::kBrI32x1;
+    case 2: return QuickOpcode::kBrI32x2;
+    case 3: return QuickOpcode::kBrI32x3;
+    default: return QuickOpcode::kBrI32xN;
   }
 }
 
@@ -104,17 +104,17 @@ ExecOpcode BranchOpcode(size_t copies) {
 // the back edges that jump into each fused head.
 struct FusedCompareForms {
   bytecode::CoreOpcode compare;
-  ExecOpcode fused;
-  ExecOpcode fused_dead;
-  ExecOpcode branch_into;
-  ExecOpcode branch_into_dead;
-  ExecOpcode latch_into_dead;  // add-immediate + branch_into_dead
+  QuickOpcode fused;
+  QuickOpcode fused_dead;
+  QuickOpcode branch_into;
+  QuickOpcode branch_into_dead;
+  QuickOpcode latch_into_dead;  // add-immediate + branch_into_dead
 };
 constexpr FusedCompareForms kFusedCompares[] = {
 #define EMBER_VM_FUSED_FORMS(name)                                        \
-  {bytecode::CoreOpcode::name, ExecOpcode::k##name##Br,                   \
-   ExecOpcode::k##name##BrD, ExecOpcode::kBrTo##name##Br,                 \
-   ExecOpcode::kBrTo##name##BrD, ExecOpcode::kAddImmBrTo##name##BrD},
+  {bytecode::CoreOpcode::name, QuickOpcode::k##name##Br,                   \
+   QuickOpcode::k##name##BrD, QuickOpcode::kBrTo##name##Br,                 \
+   QuickOpcode::kBrTo##name##BrD, QuickOpcode::kAddImmBrTo##name##BrD},
     EMBER_VM_FUSED_FORMS(CmpEQI32) EMBER_VM_FUSED_FORMS(CmpNEI32)
     EMBER_VM_FUSED_FORMS(CmpLTI32S) EMBER_VM_FUSED_FORMS(CmpLTI32U)
     EMBER_VM_FUSED_FORMS(CmpNZI32)
@@ -124,7 +124,7 @@ constexpr FusedCompareForms kFusedCompares[] = {
 // The fused compare-and-branch opcode of an i32 comparison, if it has one.
 // `dead`: the comparison's result is dead after the branch (only the branch
 // reads it), so the fused handler need not store it.
-bool FusedCompare(uint8_t core_opcode, bool dead, ExecOpcode* fused) {
+bool FusedCompare(uint8_t core_opcode, bool dead, QuickOpcode* fused) {
   for (const FusedCompareForms& forms : kFusedCompares) {
     if (static_cast<uint8_t>(forms.compare) == core_opcode) {
       *fused = dead ? forms.fused_dead : forms.fused;
@@ -218,15 +218,14 @@ void AddRegister(RegisterList32& out, uint16_t reg, bool wide) {
 
 RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
   using bytecode::FieldEncoding;
-  using bytecode::ValueType;
   RegisterEffects effects;
   for (const bytecode::DecodedField& field : instruction.field_span()) {
     const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
     switch (traits.encoding) {
       case FieldEncoding::kRegister:
-        if (traits.type == ValueType::kRef || (field.reg & kRefRegisterBit)) break;
+        if (traits.type == OperandType::kRef || (field.reg & kRefRegisterBit)) break;
         AddRegister(traits.is_write ? effects.writes : effects.reads, field.reg,
-                    bytecode::IsWideValueType(traits.type));
+                    bytecode::IsWideOperandType(traits.type));
         break;
       case FieldEncoding::kRegisterList:
         effects.fixed_length = false;
@@ -238,9 +237,9 @@ RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
           if (reg & kRefRegisterBit) continue;
           // An entry of a mixed list may be a 64-bit value (its width is in
           // the callee's cconv); those always sit on an even pair.
-          bool maybe_wide = traits.type == ValueType::kI64 ||
-                            traits.type == ValueType::kF64 ||
-                            (traits.type == ValueType::kAny && reg % 2 == 0);
+          bool maybe_wide = traits.type == OperandType::kI64 ||
+                            traits.type == OperandType::kF64 ||
+                            (traits.type == OperandType::kAny && reg % 2 == 0);
           AddRegister(effects.reads, reg, maybe_wide);
         }
         break;
@@ -832,35 +831,35 @@ class ConstantFlow {
 };
 
 // The immediate form of an i32 binary op, and whether it is commutative.
-bool ImmediateForm(uint8_t core_opcode, ExecOpcode* form, bool* commutative) {
+bool ImmediateForm(uint8_t core_opcode, QuickOpcode* form, bool* commutative) {
   using bytecode::CoreOpcode;
   *commutative = true;
   switch (static_cast<CoreOpcode>(core_opcode)) {
-    case CoreOpcode::AddI32: *form = ExecOpcode::kAddI32Imm; return true;
-    case CoreOpcode::MulI32: *form = ExecOpcode::kMulI32Imm; return true;
-    case CoreOpcode::AndI32: *form = ExecOpcode::kAndI32Imm; return true;
-    case CoreOpcode::OrI32: *form = ExecOpcode::kOrI32Imm; return true;
-    case CoreOpcode::XorI32: *form = ExecOpcode::kXorI32Imm; return true;
+    case CoreOpcode::AddI32: *form = QuickOpcode::kAddI32Imm; return true;
+    case CoreOpcode::MulI32: *form = QuickOpcode::kMulI32Imm; return true;
+    case CoreOpcode::AndI32: *form = QuickOpcode::kAndI32Imm; return true;
+    case CoreOpcode::OrI32: *form = QuickOpcode::kOrI32Imm; return true;
+    case CoreOpcode::XorI32: *form = QuickOpcode::kXorI32Imm; return true;
     default: break;
   }
   *commutative = false;
   switch (static_cast<CoreOpcode>(core_opcode)) {
-    case CoreOpcode::SubI32: *form = ExecOpcode::kSubI32Imm; return true;
-    case CoreOpcode::ShlI32: *form = ExecOpcode::kShlI32Imm; return true;
-    case CoreOpcode::ShrI32S: *form = ExecOpcode::kShrI32SImm; return true;
-    case CoreOpcode::ShrI32U: *form = ExecOpcode::kShrI32UImm; return true;
+    case CoreOpcode::SubI32: *form = QuickOpcode::kSubI32Imm; return true;
+    case CoreOpcode::ShlI32: *form = QuickOpcode::kShlI32Imm; return true;
+    case CoreOpcode::ShrI32S: *form = QuickOpcode::kShrI32SImm; return true;
+    case CoreOpcode::ShrI32U: *form = QuickOpcode::kShrI32UImm; return true;
     default: return false;
   }
 }
 
 // The immediate form of an ExtF32 binary op with a constant right operand,
 // and whether the op is commutative.
-bool F32ImmediateForm(uint8_t ext_opcode, ExecOpcode* form, bool* commutative) {
+bool F32ImmediateForm(uint8_t ext_opcode, QuickOpcode* form, bool* commutative) {
   using bytecode::ExtF32Opcode;
   switch (static_cast<ExtF32Opcode>(ext_opcode)) {
-    case ExtF32Opcode::AddF32: *form = ExecOpcode::kAddF32Imm; *commutative = true; return true;
-    case ExtF32Opcode::SubF32: *form = ExecOpcode::kSubF32Imm; *commutative = false; return true;
-    case ExtF32Opcode::MulF32: *form = ExecOpcode::kMulF32Imm; *commutative = true; return true;
+    case ExtF32Opcode::AddF32: *form = QuickOpcode::kAddF32Imm; *commutative = true; return true;
+    case ExtF32Opcode::SubF32: *form = QuickOpcode::kSubF32Imm; *commutative = false; return true;
+    case ExtF32Opcode::MulF32: *form = QuickOpcode::kMulF32Imm; *commutative = true; return true;
     default: return false;
   }
 }
@@ -875,7 +874,7 @@ bool CpuHasFma() {
 
 // The branch that jumps straight into fused head `head`, if any, and the
 // latch form (add-immediate, then that branch) when there is one.
-bool BranchIntoHead(uint8_t head, ExecOpcode* chained, std::optional<ExecOpcode>* latch) {
+bool BranchIntoHead(uint8_t head, QuickOpcode* chained, std::optional<QuickOpcode>* latch) {
   for (const FusedCompareForms& forms : kFusedCompares) {
     if (head == static_cast<uint8_t>(forms.fused)) {
       *chained = forms.branch_into;
@@ -927,40 +926,40 @@ int ResultSlot(uint8_t byte) {
       byte == DirectExtF32Opcode(ExtF32Opcode::CastUI32F32)) {
     return 4;
   }
-  switch (static_cast<ExecOpcode>(byte)) {
-    case ExecOpcode::kAddI32Imm: case ExecOpcode::kSubI32Imm:
-    case ExecOpcode::kMulI32Imm: case ExecOpcode::kAndI32Imm:
-    case ExecOpcode::kOrI32Imm: case ExecOpcode::kXorI32Imm:
-    case ExecOpcode::kShlI32Imm: case ExecOpcode::kShrI32SImm:
-    case ExecOpcode::kShrI32UImm:
-    case ExecOpcode::kAddI32AccL: case ExecOpcode::kSubI32AccL:
-    case ExecOpcode::kMulI32AccL: case ExecOpcode::kAndI32AccL:
-    case ExecOpcode::kOrI32AccL: case ExecOpcode::kXorI32AccL:
-    case ExecOpcode::kShlI32AccL: case ExecOpcode::kShrI32SAccL:
-    case ExecOpcode::kShrI32UAccL:
-    case ExecOpcode::kAddI32ImmAcc: case ExecOpcode::kSubI32ImmAcc:
-    case ExecOpcode::kMulI32ImmAcc: case ExecOpcode::kAndI32ImmAcc:
-    case ExecOpcode::kOrI32ImmAcc: case ExecOpcode::kXorI32ImmAcc:
-    case ExecOpcode::kShlI32ImmAcc: case ExecOpcode::kShrI32SImmAcc:
-    case ExecOpcode::kShrI32UImmAcc:
+  switch (static_cast<QuickOpcode>(byte)) {
+    case QuickOpcode::kAddI32Imm: case QuickOpcode::kSubI32Imm:
+    case QuickOpcode::kMulI32Imm: case QuickOpcode::kAndI32Imm:
+    case QuickOpcode::kOrI32Imm: case QuickOpcode::kXorI32Imm:
+    case QuickOpcode::kShlI32Imm: case QuickOpcode::kShrI32SImm:
+    case QuickOpcode::kShrI32UImm:
+    case QuickOpcode::kAddI32AccL: case QuickOpcode::kSubI32AccL:
+    case QuickOpcode::kMulI32AccL: case QuickOpcode::kAndI32AccL:
+    case QuickOpcode::kOrI32AccL: case QuickOpcode::kXorI32AccL:
+    case QuickOpcode::kShlI32AccL: case QuickOpcode::kShrI32SAccL:
+    case QuickOpcode::kShrI32UAccL:
+    case QuickOpcode::kAddI32ImmAcc: case QuickOpcode::kSubI32ImmAcc:
+    case QuickOpcode::kMulI32ImmAcc: case QuickOpcode::kAndI32ImmAcc:
+    case QuickOpcode::kOrI32ImmAcc: case QuickOpcode::kXorI32ImmAcc:
+    case QuickOpcode::kShlI32ImmAcc: case QuickOpcode::kShrI32SImmAcc:
+    case QuickOpcode::kShrI32UImmAcc:
       return 5;
-    case ExecOpcode::kFMAI32ImmB: case ExecOpcode::kFMAI32ImmC:
-    case ExecOpcode::kFMAI32AccA: case ExecOpcode::kFMAI32AccC:
+    case QuickOpcode::kFMAI32ImmB: case QuickOpcode::kFMAI32ImmC:
+    case QuickOpcode::kFMAI32AccA: case QuickOpcode::kFMAI32AccC:
       return 7;
-    case ExecOpcode::kAddF32Imm: case ExecOpcode::kSubF32Imm:
-    case ExecOpcode::kMulF32Imm:
-    case ExecOpcode::kAddF32AccL: case ExecOpcode::kSubF32AccL:
-    case ExecOpcode::kSubF32AccR: case ExecOpcode::kMulF32AccL:
-    case ExecOpcode::kAddF32AccR: case ExecOpcode::kMulF32AccR:
-    case ExecOpcode::kDivF32AccL:
-    case ExecOpcode::kAddF32ImmAcc: case ExecOpcode::kSubF32ImmAcc:
-    case ExecOpcode::kMulF32ImmAcc:
+    case QuickOpcode::kAddF32Imm: case QuickOpcode::kSubF32Imm:
+    case QuickOpcode::kMulF32Imm:
+    case QuickOpcode::kAddF32AccL: case QuickOpcode::kSubF32AccL:
+    case QuickOpcode::kSubF32AccR: case QuickOpcode::kMulF32AccL:
+    case QuickOpcode::kAddF32AccR: case QuickOpcode::kMulF32AccR:
+    case QuickOpcode::kDivF32AccL:
+    case QuickOpcode::kAddF32ImmAcc: case QuickOpcode::kSubF32ImmAcc:
+    case QuickOpcode::kMulF32ImmAcc:
       return 6;
-    case ExecOpcode::kFMAF32Hw: case ExecOpcode::kFMAF32HwImmB:
-    case ExecOpcode::kFMAF32HwAccA: case ExecOpcode::kFMAF32HwAccB:
-    case ExecOpcode::kFMAF32HwAccC:
+    case QuickOpcode::kFMAF32Hw: case QuickOpcode::kFMAF32HwImmB:
+    case QuickOpcode::kFMAF32HwAccA: case QuickOpcode::kFMAF32HwAccB:
+    case QuickOpcode::kFMAF32HwAccC:
       return 8;
-    case ExecOpcode::kCastSI32F32Acc: case ExecOpcode::kCastUI32F32Acc:
+    case QuickOpcode::kCastSI32F32Acc: case QuickOpcode::kCastUI32F32Acc:
       return 4;
     default:
       return -1;
@@ -986,43 +985,43 @@ bool Forward(uint8_t* at, uint16_t acc) {
     uint8_t byte;
     int a;
     int b;
-    ExecOpcode left;
+    QuickOpcode left;
     bool commutative;
-    std::optional<ExecOpcode> right;
+    std::optional<QuickOpcode> right;
     bool immediate;  // b is an immediate, never a register
   };
   static constexpr Binary kBinary[] = {
-      {static_cast<uint8_t>(CoreOpcode::AddI32), 1, 3, ExecOpcode::kAddI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::SubI32), 1, 3, ExecOpcode::kSubI32AccL, false, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::MulI32), 1, 3, ExecOpcode::kMulI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::AndI32), 1, 3, ExecOpcode::kAndI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::OrI32), 1, 3, ExecOpcode::kOrI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::XorI32), 1, 3, ExecOpcode::kXorI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::ShlI32), 1, 3, ExecOpcode::kShlI32AccL, false, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::ShrI32S), 1, 3, ExecOpcode::kShrI32SAccL, false, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::ShrI32U), 1, 3, ExecOpcode::kShrI32UAccL, false, {}, false},
-      {static_cast<uint8_t>(ExecOpcode::kAddI32Imm), 1, 3, ExecOpcode::kAddI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kSubI32Imm), 1, 3, ExecOpcode::kSubI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kMulI32Imm), 1, 3, ExecOpcode::kMulI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kAndI32Imm), 1, 3, ExecOpcode::kAndI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kOrI32Imm), 1, 3, ExecOpcode::kOrI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kXorI32Imm), 1, 3, ExecOpcode::kXorI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kShlI32Imm), 1, 3, ExecOpcode::kShlI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kShrI32SImm), 1, 3, ExecOpcode::kShrI32SImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kShrI32UImm), 1, 3, ExecOpcode::kShrI32UImmAcc, false, {}, true},
-      {DirectExtF32Opcode(ExtF32Opcode::AddF32), 2, 4, ExecOpcode::kAddF32AccL, false,
-       ExecOpcode::kAddF32AccR, false},
-      {DirectExtF32Opcode(ExtF32Opcode::SubF32), 2, 4, ExecOpcode::kSubF32AccL, false,
-       ExecOpcode::kSubF32AccR, false},
-      {DirectExtF32Opcode(ExtF32Opcode::MulF32), 2, 4, ExecOpcode::kMulF32AccL, false,
-       ExecOpcode::kMulF32AccR, false},
-      {DirectExtF32Opcode(ExtF32Opcode::DivF32), 2, 4, ExecOpcode::kDivF32AccL, false, {}, false},
-      {static_cast<uint8_t>(ExecOpcode::kAddF32Imm), 2, 4, ExecOpcode::kAddF32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kSubF32Imm), 2, 4, ExecOpcode::kSubF32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(ExecOpcode::kMulF32Imm), 2, 4, ExecOpcode::kMulF32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(CoreOpcode::AddI32), 1, 3, QuickOpcode::kAddI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::SubI32), 1, 3, QuickOpcode::kSubI32AccL, false, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::MulI32), 1, 3, QuickOpcode::kMulI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::AndI32), 1, 3, QuickOpcode::kAndI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::OrI32), 1, 3, QuickOpcode::kOrI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::XorI32), 1, 3, QuickOpcode::kXorI32AccL, true, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::ShlI32), 1, 3, QuickOpcode::kShlI32AccL, false, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::ShrI32S), 1, 3, QuickOpcode::kShrI32SAccL, false, {}, false},
+      {static_cast<uint8_t>(CoreOpcode::ShrI32U), 1, 3, QuickOpcode::kShrI32UAccL, false, {}, false},
+      {static_cast<uint8_t>(QuickOpcode::kAddI32Imm), 1, 3, QuickOpcode::kAddI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kSubI32Imm), 1, 3, QuickOpcode::kSubI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kMulI32Imm), 1, 3, QuickOpcode::kMulI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kAndI32Imm), 1, 3, QuickOpcode::kAndI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kOrI32Imm), 1, 3, QuickOpcode::kOrI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kXorI32Imm), 1, 3, QuickOpcode::kXorI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kShlI32Imm), 1, 3, QuickOpcode::kShlI32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kShrI32SImm), 1, 3, QuickOpcode::kShrI32SImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kShrI32UImm), 1, 3, QuickOpcode::kShrI32UImmAcc, false, {}, true},
+      {DirectExtF32Opcode(ExtF32Opcode::AddF32), 2, 4, QuickOpcode::kAddF32AccL, false,
+       QuickOpcode::kAddF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::SubF32), 2, 4, QuickOpcode::kSubF32AccL, false,
+       QuickOpcode::kSubF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::MulF32), 2, 4, QuickOpcode::kMulF32AccL, false,
+       QuickOpcode::kMulF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::DivF32), 2, 4, QuickOpcode::kDivF32AccL, false, {}, false},
+      {static_cast<uint8_t>(QuickOpcode::kAddF32Imm), 2, 4, QuickOpcode::kAddF32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kSubF32Imm), 2, 4, QuickOpcode::kSubF32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(QuickOpcode::kMulF32Imm), 2, 4, QuickOpcode::kMulF32ImmAcc, false, {}, true},
       // Unary casts: `b` unused (-1).
-      {DirectExtF32Opcode(ExtF32Opcode::CastSI32F32), 2, -1, ExecOpcode::kCastSI32F32Acc, false, {}, true},
-      {DirectExtF32Opcode(ExtF32Opcode::CastUI32F32), 2, -1, ExecOpcode::kCastUI32F32Acc, false, {}, true},
+      {DirectExtF32Opcode(ExtF32Opcode::CastSI32F32), 2, -1, QuickOpcode::kCastSI32F32Acc, false, {}, true},
+      {DirectExtF32Opcode(ExtF32Opcode::CastUI32F32), 2, -1, QuickOpcode::kCastUI32F32Acc, false, {}, true},
   };
   for (const Binary& form : kBinary) {
     if (at[0] != form.byte) continue;
@@ -1045,15 +1044,15 @@ bool Forward(uint8_t* at, uint16_t acc) {
   struct Ternary {
     uint8_t byte;
     int a;
-    ExecOpcode factor;
-    std::optional<ExecOpcode> second_factor;
-    ExecOpcode addend;
+    QuickOpcode factor;
+    std::optional<QuickOpcode> second_factor;
+    QuickOpcode addend;
   };
   static constexpr Ternary kTernary[] = {
-      {static_cast<uint8_t>(CoreOpcode::FMAI32), 1, ExecOpcode::kFMAI32AccA, {},
-       ExecOpcode::kFMAI32AccC},
-      {static_cast<uint8_t>(ExecOpcode::kFMAF32Hw), 2, ExecOpcode::kFMAF32HwAccA,
-       ExecOpcode::kFMAF32HwAccB, ExecOpcode::kFMAF32HwAccC},
+      {static_cast<uint8_t>(CoreOpcode::FMAI32), 1, QuickOpcode::kFMAI32AccA, {},
+       QuickOpcode::kFMAI32AccC},
+      {static_cast<uint8_t>(QuickOpcode::kFMAF32Hw), 2, QuickOpcode::kFMAF32HwAccA,
+       QuickOpcode::kFMAF32HwAccB, QuickOpcode::kFMAF32HwAccC},
   };
   for (const Ternary& form : kTernary) {
     if (at[0] != form.byte) continue;
@@ -1096,8 +1095,8 @@ void ForwardResults(std::span<const uint8_t> function, std::vector<uint8_t>& cod
 
 }  // namespace
 
-Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
-                                                const ExecOptions& options, ExecStats* stats) {
+Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function,
+                                                const QuickenOptions& options, QuickenStats* stats) {
   std::vector<uint8_t> code(function.begin(), function.end());
   if (!options.rewrite) return code;
   WorkBudget liveness_budget(function.size());
@@ -1166,14 +1165,14 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
     const size_t length = instruction.next_pc - pc;
     std::optional<PendingCompare> previous = compare;
     compare.reset();
-    ExecOpcode fused;
+    QuickOpcode fused;
     if (info.set == OpcodeSet::kCore && FusedCompare(info.opcode, false, &fused)) {
       const bytecode::DecodedField& result =
           instruction.field(instruction.field_count - 1);
       compare = PendingCompare{pc, result.reg, info.opcode};
       continue;
     }
-    ExecOpcode immediate_form;
+    QuickOpcode immediate_form;
     bool commutative;
     if (info.set == OpcodeSet::kCore &&
         ImmediateForm(info.opcode, &immediate_form, &commutative)) {
@@ -1189,7 +1188,7 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
         at[0] = static_cast<uint8_t>(immediate_form);
         Put16(at + 1, lhs);
         Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*value)));
-        if (immediate_form == ExecOpcode::kAddI32Imm) {
+        if (immediate_form == QuickOpcode::kAddI32Imm) {
           add_immediates.emplace_back(instruction.next_pc, pc);
         }
       }
@@ -1202,19 +1201,19 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       uint16_t b = instruction.field(1).reg;
       uint16_t c = instruction.field(2).reg;
       if (std::optional<int32_t> addend = small_constant(c)) {
-        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAI32ImmC);
+        at[0] = static_cast<uint8_t>(QuickOpcode::kFMAI32ImmC);
         Put16(at + 5, static_cast<uint16_t>(static_cast<int16_t>(*addend)));
       } else if (std::optional<int32_t> factor = small_constant(b)) {
-        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAI32ImmB);
+        at[0] = static_cast<uint8_t>(QuickOpcode::kFMAI32ImmB);
         Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*factor)));
       } else if (std::optional<int32_t> left = small_constant(a)) {
-        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAI32ImmB);
+        at[0] = static_cast<uint8_t>(QuickOpcode::kFMAI32ImmB);
         Put16(at + 1, b);
         Put16(at + 3, static_cast<uint16_t>(static_cast<int16_t>(*left)));
       }
       continue;
     }
-    ExecOpcode f32_form;
+    QuickOpcode f32_form;
     if (info.set == OpcodeSet::kExtF32 && options.direct_ext_f32 &&
         F32ImmediateForm(info.opcode, &f32_form, &commutative)) {
       // Fields after the prefix and op bytes: lhs, rhs, result at 2, 4, 6.
@@ -1254,7 +1253,7 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
         if (high) a = b;
       }
       if (high) {
-        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAF32HwImmB);
+        at[0] = static_cast<uint8_t>(QuickOpcode::kFMAF32HwImmB);
         Put16(at + 2, a);
         Put16(at + 4, *high);
         continue;
@@ -1264,7 +1263,7 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       if (options.direct_ext_f32 && info.opcode == static_cast<uint8_t>(
                                         bytecode::ExtF32Opcode::FMAF32) &&
           CpuHasFma()) {
-        at[0] = static_cast<uint8_t>(ExecOpcode::kFMAF32Hw);
+        at[0] = static_cast<uint8_t>(QuickOpcode::kFMAF32Hw);
       } else if (options.direct_ext_f32 && kDirectOpcodeOf[info.opcode] != 0) {
         at[0] = kDirectOpcodeOf[info.opcode];
       }
@@ -1287,15 +1286,15 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
           coalesced_branch->first == pc) {
         pairs = coalesced_branch->second;
       }
-      size_t needed = exec_layout::kBrPairs + size_t{4} * pairs.size();
+      size_t needed = quick_layout::kBrPairs + size_t{4} * pairs.size();
       if (needed > length) continue;  // cannot happen: padding only adds
       at[0] = static_cast<uint8_t>(BranchOpcode(pairs.size()));
       if (pairs.empty()) {
         copyless_branches.emplace_back(pc, instruction.field(0).u32() + 1);
       }
-      Put32(at + exec_layout::kBrRel, Relative(pc, instruction.field(0).u32()));
-      Put16(at + exec_layout::kBrCount, static_cast<uint16_t>(pairs.size()));
-      uint8_t* p = at + exec_layout::kBrPairs;
+      Put32(at + quick_layout::kBrRel, Relative(pc, instruction.field(0).u32()));
+      Put16(at + quick_layout::kBrCount, static_cast<uint16_t>(pairs.size()));
+      uint8_t* p = at + quick_layout::kBrPairs;
       for (auto [source, destination] : pairs) {
         Put16(p, source);
         Put16(p + 2, destination);
@@ -1307,20 +1306,20 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
       RemapList true_remap = instruction.field(2).remap;
       RemapList false_remap = instruction.field(4).remap;
       if (!IsScalarRemap(true_remap) || !IsScalarRemap(false_remap)) continue;
-      size_t needed = exec_layout::kCondBrPairs +
+      size_t needed = quick_layout::kCondBrPairs +
                       size_t{4} * (true_remap.size() + false_remap.size());
       if (needed > length) continue;
       bool no_copies = true_remap.empty() && false_remap.empty();
-      at[0] = static_cast<uint8_t>(no_copies ? ExecOpcode::kCondBrI32x00
-                                             : ExecOpcode::kCondBrI32xN);
-      Put16(at + exec_layout::kCondBrCondition, instruction.field(0).reg);
-      Put32(at + exec_layout::kCondBrTrueRel,
+      at[0] = static_cast<uint8_t>(no_copies ? QuickOpcode::kCondBrI32x00
+                                             : QuickOpcode::kCondBrI32xN);
+      Put16(at + quick_layout::kCondBrCondition, instruction.field(0).reg);
+      Put32(at + quick_layout::kCondBrTrueRel,
             Relative(pc, instruction.field(1).u32()));
-      Put32(at + exec_layout::kCondBrFalseRel,
+      Put32(at + quick_layout::kCondBrFalseRel,
             Relative(pc, instruction.field(3).u32()));
-      Put16(at + exec_layout::kCondBrTrueCount, true_remap.size());
-      Put16(at + exec_layout::kCondBrFalseCount, false_remap.size());
-      PutPairs(PutPairs(at + exec_layout::kCondBrPairs, true_remap), false_remap);
+      Put16(at + quick_layout::kCondBrTrueCount, true_remap.size());
+      Put16(at + quick_layout::kCondBrFalseCount, false_remap.size());
+      PutPairs(PutPairs(at + quick_layout::kCondBrPairs, true_remap), false_remap);
       if (no_copies && previous && previous->result == instruction.field(0).reg) {
         bool dead = std::binary_search(coalesced.dead_conditions.begin(),
                                        coalesced.dead_conditions.end(), pc);
@@ -1333,8 +1332,8 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   }
   // Back edges into fused loop heads (every head is rewritten by now).
   for (auto [pc, target] : copyless_branches) {
-    ExecOpcode chained;
-    std::optional<ExecOpcode> latch;
+    QuickOpcode chained;
+    std::optional<QuickOpcode> latch;
     if (target < code.size() && BranchIntoHead(code[target], &chained, &latch)) {
       code[pc] = static_cast<uint8_t>(chained);
       // An add-immediate that ends where the branch starts is in its block.
@@ -1351,4 +1350,4 @@ Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> functio
   return code;
 }
 
-}  // namespace ember::vm::bytecode_internal
+}  // namespace ember::vm::bytecode

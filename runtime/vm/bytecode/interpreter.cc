@@ -12,7 +12,7 @@
 // where the instruction runs.
 //
 // Shape of the loop. `ip` points at the opcode byte of the next
-// instruction in the function's executable copy (executable_code.h): the
+// instruction in the function's quickened copy (quickened_code.h): the
 // verified bytecode with some hot instructions rewritten, at the same pcs,
 // into internal forms -- direct ExtF32 opcodes, branches with relative
 // targets and unpadded scalar copies, fused compare-and-branch, and loop
@@ -44,12 +44,12 @@
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/instruction_layout.h"
 #include "runtime/vm/bytecode/opcode_table.h"
-#include "runtime/vm/bytecode_module_state.h"
-#include "runtime/vm/executable_code.h"
+#include "runtime/vm/bytecode/bytecode_module_state_internal.h"
+#include "runtime/vm/bytecode/quickened_code.h"
 #include "runtime/vm/list.h"
 
 
-namespace ember::vm::bytecode_internal {
+namespace ember::vm::bytecode {
 namespace {
 
 using bytecode::InstructionLayout;
@@ -168,7 +168,7 @@ const uint8_t* InstructionEnd(const InstructionLayout& layout,
 struct Frame {
   uint32_t function = 0;
   const FunctionInfo* info = nullptr;
-  const uint8_t* code = nullptr;  // the executable copy (executable_code.h)
+  const uint8_t* code = nullptr;  // the quickened copy (quickened_code.h)
   // The pc of the instruction being executed (of the pending call, while a
   // callee runs); written when the frame is left or fails, for stack traces.
   uint32_t pc = 0;
@@ -283,7 +283,7 @@ class Interpreter {
  private:
   // ---- frames ------------------------------------------------------------
   Result<Frame*> PushFrame(uint32_t ordinal) {
-    EMBER_ASSIGN_OR_RETURN(const uint8_t* code, module_.ExecutableCode(ordinal));
+    EMBER_ASSIGN_OR_RETURN(const uint8_t* code, module_.QuickenedCode(ordinal));
     EMBER_RETURN_IF_ERROR(context_.EnterFrame());
     if (depth_ == frames_.size()) frames_.push_back(std::make_unique<Frame>());
     Frame* frame = frames_[depth_++].get();
@@ -598,7 +598,7 @@ inline double FusedMultiplyAdd(double a, double b, double c) {
 #endif
   return std::fma(a, b, c);
 }
-// For FMAF32Hw, which the executable copy uses only when the CPU has FMA3.
+// For FMAF32Hw, which the quickened copy uses only when the CPU has FMA3.
 inline float FusedMultiplyAddHw(float a, float b, float c) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__FMA__)
   asm("vfmadd213ss %2, %1, %0" : "+x"(a) : "x"(b), "xm"(c));  // a = b*a + c
@@ -662,7 +662,7 @@ DispatchTables BuildDispatchTables(const void* const* core,
                                    const void* unknown) {
   DispatchTables tables;
   FillTable(tables.core, bytecode::kCoreOpcodeBytes, core, unknown);
-  // The executable copy's internal opcodes (executable_code.h) share the
+  // The quickened copy's internal opcodes (quickened_code.h) share the
   // core table: direct ExtF32 opcodes, then the rewritten branches.
   if constexpr (kDirectExtF32) {
     // ext_f32 is dense, in kExtF32OpcodeBytes order.
@@ -674,13 +674,13 @@ DispatchTables BuildDispatchTables(const void* const* core,
       }
     }
   }
-  static constexpr uint8_t kExecBytes[] = {
+  static constexpr uint8_t kQuickBytes[] = {
 #define EMBER_VM_EXEC_BYTE(name, byte) byte,
       EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_BYTE)
 #undef EMBER_VM_EXEC_BYTE
   };
-  for (size_t i = 0; i < std::size(kExecBytes); ++i) {
-    tables.core[kExecBytes[i]] = exec[i];
+  for (size_t i = 0; i < std::size(kQuickBytes); ++i) {
+    tables.core[kQuickBytes[i]] = exec[i];
   }
   FillTable(tables.ext_f32, bytecode::kExtF32OpcodeBytes, ext_f32, unknown);
   FillTable(tables.ext_f64, bytecode::kExtF64OpcodeBytes, ext_f64, unknown);
@@ -702,7 +702,7 @@ DispatchTables BuildDispatchTables(const void* const* core,
 #define OP(set, name)                                                      \
   op_##set##_##name:                                                       \
   if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
-#define XOP(name) op_Exec_##name:
+#define XOP(name) op_Quick_##name:
 #if defined(__x86_64__) && !defined(__clang__)
 // GCC hoists the table's address into a register and, short of registers in
 // this large function, spills it, putting a stack load in front of every
@@ -728,7 +728,7 @@ DispatchTables BuildDispatchTables(const void* const* core,
 #define OP(set, name)                                                      \
   case static_cast<uint8_t>(bytecode::set##Opcode::name):                  \
   if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
-#define XOP(name) case static_cast<uint8_t>(ExecOpcode::k##name):
+#define XOP(name) case static_cast<uint8_t>(QuickOpcode::k##name):
 #define DISPATCH() goto dispatch
 #define BEGIN_CORE_OPS dispatch: switch (*ip) {
 #define BEGIN_EXT_OPS(prefix, table)                      \
@@ -1026,7 +1026,7 @@ Status Interpreter::Loop() {
   // (measured ~8% on bench/vm_loop). Clang keeps it in a register anyway.
   register uint32_t* regs asm("r13") = f->i32.data();
   // The last i32/f32 arithmetic result, for result forwarding
-  // (executable_code.h). Pinned like regs: measured 134 -> 118 ms on
+  // (quickened_code.h). Pinned like regs: measured 134 -> 118 ms on
   // bench/vm_loop with forwarding.
   register uint32_t acc asm("r14") = 0;
 #else
@@ -1056,12 +1056,12 @@ Status Interpreter::Loop() {
   static const void* const kExtF64Labels[] = {
       EMBER_VM_EXT_F64_OPCODES(EMBER_VM_LABEL_ADDRESS)};
 #undef EMBER_VM_LABEL_ADDRESS
-#define EMBER_VM_EXEC_LABEL_ADDRESS(name, byte) &&op_Exec_##name,
-  static const void* const kExecLabels[] = {
+#define EMBER_VM_EXEC_LABEL_ADDRESS(name, byte) &&op_Quick_##name,
+  static const void* const kQuickLabels[] = {
       EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_LABEL_ADDRESS)};
 #undef EMBER_VM_EXEC_LABEL_ADDRESS
   static const DispatchTables tables = BuildDispatchTables(
-      kCoreLabels, kExtF32Labels, kExtF64Labels, kExecLabels, &&unknown_opcode);
+      kCoreLabels, kExtF32Labels, kExtF64Labels, kQuickLabels, &&unknown_opcode);
 #endif
 
   BEGIN_CORE_OPS
@@ -1298,48 +1298,48 @@ Status Interpreter::Loop() {
       Remap(regs, f, cursor.Remap());
       JUMP_TO(code + false_target + 1);
     }
-    // The rewritten scalar branches of the executable copy
-    // (executable_code.h): relative targets, no padding, no bank tests.
+    // The rewritten scalar branches of the quickened copy
+    // (quickened_code.h): relative targets, no padding, no bank tests.
 #define XU16(offset) LoadU16(ip + (offset))
 #define XREL(offset) static_cast<int32_t>(LoadU32(ip + (offset)))
 #define XCOPY(k)                                            \
-  regs[XU16(exec_layout::kBrPairs + 4 * (k) + 2)] =        \
-      regs[XU16(exec_layout::kBrPairs + 4 * (k))]
-    XOP(BrI32x0) { JUMP_TO(ip + XREL(exec_layout::kBrRel)); }
+  regs[XU16(quick_layout::kBrPairs + 4 * (k) + 2)] =        \
+      regs[XU16(quick_layout::kBrPairs + 4 * (k))]
+    XOP(BrI32x0) { JUMP_TO(ip + XREL(quick_layout::kBrRel)); }
     XOP(BrI32x1) {
       XCOPY(0);
-      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+      JUMP_TO(ip + XREL(quick_layout::kBrRel));
     }
     XOP(BrI32x2) {
       XCOPY(0);
       XCOPY(1);
-      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+      JUMP_TO(ip + XREL(quick_layout::kBrRel));
     }
     XOP(BrI32x3) {
       XCOPY(0);
       XCOPY(1);
       XCOPY(2);
-      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+      JUMP_TO(ip + XREL(quick_layout::kBrRel));
     }
     XOP(BrI32xN) {
-      const uint8_t* pair = ip + exec_layout::kBrPairs;
-      const uint8_t* end = pair + 4 * XU16(exec_layout::kBrCount);
+      const uint8_t* pair = ip + quick_layout::kBrPairs;
+      const uint8_t* end = pair + 4 * XU16(quick_layout::kBrCount);
       for (; pair != end; pair += 4) regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
-      JUMP_TO(ip + XREL(exec_layout::kBrRel));
+      JUMP_TO(ip + XREL(quick_layout::kBrRel));
     }
     XOP(CondBrI32x00) {
-      JUMP_TO(ip + (regs[XU16(exec_layout::kCondBrCondition)]
-                        ? XREL(exec_layout::kCondBrTrueRel)
-                        : XREL(exec_layout::kCondBrFalseRel)));
+      JUMP_TO(ip + (regs[XU16(quick_layout::kCondBrCondition)]
+                        ? XREL(quick_layout::kCondBrTrueRel)
+                        : XREL(quick_layout::kCondBrFalseRel)));
     }
     XOP(CondBrI32xN) {
-      const uint8_t* pair = ip + exec_layout::kCondBrPairs;
-      const uint8_t* end = pair + 4 * XU16(exec_layout::kCondBrTrueCount);
-      int32_t rel = XREL(exec_layout::kCondBrTrueRel);
-      if (regs[XU16(exec_layout::kCondBrCondition)] == 0) {
+      const uint8_t* pair = ip + quick_layout::kCondBrPairs;
+      const uint8_t* end = pair + 4 * XU16(quick_layout::kCondBrTrueCount);
+      int32_t rel = XREL(quick_layout::kCondBrTrueRel);
+      if (regs[XU16(quick_layout::kCondBrCondition)] == 0) {
         pair = end;
-        end = pair + 4 * XU16(exec_layout::kCondBrFalseCount);
-        rel = XREL(exec_layout::kCondBrFalseRel);
+        end = pair + 4 * XU16(quick_layout::kCondBrFalseCount);
+        rel = XREL(quick_layout::kCondBrFalseRel);
       }
       for (; pair != end; pair += 4) regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
       JUMP_TO(ip + rel);
@@ -1354,8 +1354,8 @@ Status Interpreter::Loop() {
       const bool taken = (expr);                                           \
       if constexpr (store_result) R32(result) = taken ? 1u : 0u;           \
       ip += Fixed<L::value.size>();                                        \
-      JUMP_TO(ip + (taken ? XREL(exec_layout::kCondBrTrueRel)              \
-                          : XREL(exec_layout::kCondBrFalseRel)));          \
+      JUMP_TO(ip + (taken ? XREL(quick_layout::kCondBrTrueRel)              \
+                          : XREL(quick_layout::kCondBrFalseRel)));          \
     }
 #define CMP_BR(core, result, expr)              \
     CMP_BR_FORM(core, core##Br, true, result, expr)   \
@@ -1367,7 +1367,7 @@ Status Interpreter::Loop() {
     CMP_BR(CmpNZI32, 1, R32(0) != 0)
 #undef CMP_BR
 #undef CMP_BR_FORM
-    // i32 ops with a constant right operand (executable_code.h): the u16
+    // i32 ops with a constant right operand (quickened_code.h): the u16
     // slot of operand 1 holds the value, sign-extended from 16 bits.
 #define BIN_I32_IMM(name, expr)                                              \
     XOP(name##Imm)                                                           \
@@ -1400,7 +1400,7 @@ Status Interpreter::Loop() {
       PUT32(3, R32(0) * R32(1) + IMM16(2));
       NEXT();
     }
-    // Result forwarding (executable_code.h): operand 0 (or, where named,
+    // Result forwarding (quickened_code.h): operand 0 (or, where named,
     // another) is the previous instruction's result, taken from acc. The
     // expressions are those of the register forms.
 #define I32_ACC(name, expr)                                                  \
@@ -1502,12 +1502,12 @@ Status Interpreter::Loop() {
 #if EMBER_VM_COMPUTED_GOTO
 #define BR_TO_HEAD(head)                           \
     XOP(BrTo##head) {                              \
-      ip += XREL(exec_layout::kBrRel);             \
-      goto op_Exec_##head;                         \
+      ip += XREL(quick_layout::kBrRel);             \
+      goto op_Quick_##head;                         \
     }
 #else
 #define BR_TO_HEAD(head)                           \
-    XOP(BrTo##head) { JUMP_TO(ip + XREL(exec_layout::kBrRel)); }
+    XOP(BrTo##head) { JUMP_TO(ip + XREL(quick_layout::kBrRel)); }
 #endif
     BR_TO_HEAD(CmpEQI32Br)
     BR_TO_HEAD(CmpNEI32Br)
@@ -1528,12 +1528,12 @@ Status Interpreter::Loop() {
     if constexpr (typedef LayoutOf<bytecode::layouts::kCoreAddI32> L; true) { \
       R32(2) = R32(0) + IMM16(1);                                             \
       ip += Fixed<L::value.size>();                                           \
-      ip += XREL(exec_layout::kBrRel);                                        \
+      ip += XREL(quick_layout::kBrRel);                                        \
       if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
         const bool taken = (expr);                                            \
         ip += Fixed<L::value.size>();                                         \
-        if (taken) [[likely]] JUMP_TO(ip + XREL(exec_layout::kCondBrTrueRel)); \
-        JUMP_TO(ip + XREL(exec_layout::kCondBrFalseRel));                     \
+        if (taken) [[likely]] JUMP_TO(ip + XREL(quick_layout::kCondBrTrueRel)); \
+        JUMP_TO(ip + XREL(quick_layout::kCondBrFalseRel));                     \
       }                                                                       \
     }
     ADD_IMM_BR_TO(CmpEQI32, R32(0) == R32(1))
@@ -1728,7 +1728,7 @@ Status Interpreter::Loop() {
     }
     SIMPLE(Core, AssignRef, REF(1) = ReadRef(refs, REG(0)))
 
-    // vm.fma.f32 on a CPU with FMA3 (executable_code.h): one vfmadd.
+    // vm.fma.f32 on a CPU with FMA3 (quickened_code.h): one vfmadd.
     XOP(FMAF32Hw)
     if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
       // Loaded as floats, straight into vector registers.
@@ -1865,4 +1865,4 @@ Status Execute(Context& context, const BytecodeModule& module,
   return interpreter.Run(ordinal, arguments, results);
 }
 
-}  // namespace ember::vm::bytecode_internal
+}  // namespace ember::vm::bytecode

@@ -1,4 +1,4 @@
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 
 #include "runtime/vm/bytecode/verifier.h"
 
@@ -9,13 +9,13 @@
 
 #include "runtime/base/string_identity.h"
 #include "runtime/vm/buffer.h"
-#include "runtime/vm/bytecode_module_state.h"
+#include "runtime/vm/bytecode/bytecode_module_state_internal.h"
 #include "runtime/vm/context.h"
-#include "runtime/vm/executable_code.h"
+#include "runtime/vm/bytecode/quickened_code.h"
 
-namespace ember::vm {
+namespace ember::vm::bytecode {
 
-using bytecode_internal::BytecodeModuleState;
+using bytecode::BytecodeModuleState;
 
 namespace {
 
@@ -30,8 +30,8 @@ class SignatureCache {
     const StringIdentity key(cconv);
     auto found = parsed_.find(key);
     if (found == parsed_.end()) {
-      Result<bytecode::CallingConvention> parsed = bytecode::ParseCallingConvention(cconv);
-      std::optional<bytecode::CallingConvention> entry;
+      Result<CallingConvention> parsed = ParseCallingConvention(cconv);
+      std::optional<CallingConvention> entry;
       if (parsed.ok()) entry = *parsed;
       found = parsed_.emplace(key, entry).first;
     }
@@ -43,7 +43,7 @@ class SignatureCache {
   }
 
  private:
-  std::unordered_map<StringIdentity, std::optional<bytecode::CallingConvention>,
+  std::unordered_map<StringIdentity, std::optional<CallingConvention>,
                      StringIdentityHash>
       parsed_;
 };
@@ -100,7 +100,7 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
   module->prepared_ = std::make_unique<PreparedCode[]>(module->functions_.size());
   if (options.prepare_all_functions) {
     for (size_t i = 0; i < module->functions_.size(); ++i) {
-      EMBER_RETURN_IF_ERROR(module->ExecutableCode(i).status());
+      EMBER_RETURN_IF_ERROR(module->QuickenedCode(i).status());
     }
   }
   for (const bytecode::ExportFunctionDef& export_def : def.exported_functions) {
@@ -146,16 +146,16 @@ ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
                     function_attrs_[entry.internal_ordinal]};
 }
 
-Result<const uint8_t*> BytecodeModule::PrepareExecutableCode(size_t ordinal) const {
+Result<const uint8_t*> BytecodeModule::PrepareQuickenedCode(size_t ordinal) const {
   if (ordinal >= functions_.size()) return OutOfRangeError("internal function ordinal");
   PreparedCode& slot = prepared_[ordinal];
   std::lock_guard<std::mutex> lock(prepare_mutex_);
   if (const uint8_t* code = slot.code.load(std::memory_order_relaxed)) return code;
   EMBER_ASSIGN_OR_RETURN(
       slot.storage,
-      bytecode_internal::MakeExecutableCode(
+      bytecode::MakeQuickenedCode(
           functions_[ordinal].code,
-          bytecode_internal::ExecOptions{.rewrite = rewrite_bytecode_}),
+          bytecode::QuickenOptions{.rewrite = rewrite_bytecode_}),
       "preparing function %zu of module '%.*s'", ordinal,
       static_cast<int>(name().size()), name().data());
   // Verified functions are never empty, so data() is not null.
@@ -229,9 +229,9 @@ Status BytecodeModule::Call(Context& context, ModuleState& state,
     case FunctionLinkage::kImport:
       return InvalidArgumentError("cannot call an import of a module directly");
   }
-  return bytecode_internal::Execute(context, *this,
+  return bytecode::Execute(context, *this,
                                     static_cast<BytecodeModuleState&>(state),
                                     ordinal, arguments, results);
 }
 
-}  // namespace ember::vm
+}  // namespace ember::vm::bytecode

@@ -14,10 +14,10 @@
 #include <gtest/gtest.h>
 
 #include "runtime/testing/corpus.h"
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/instance.h"
 
-namespace ember::vm {
+namespace ember::vm::bytecode {
 namespace {
 
 // A native module whose exports are described by (name, cconv) pairs and
@@ -301,4 +301,4 @@ TEST(ContextTest, CallDepthIsLimited) {
 }
 
 }  // namespace
-}  // namespace ember::vm
+}  // namespace ember::vm::bytecode

@@ -23,15 +23,15 @@
 // (source location)" annotation per active frame, innermost first.
 //
 // Every function's bytecode is verified when the module is created
-// (bytecode/verifier.h); the interpreter then runs an executable copy of it
-// (executable_code.h) in which some hot instructions are rewritten into
+// (bytecode/verifier.h); the interpreter then runs an quickened copy of it
+// (quickened_code.h) in which some hot instructions are rewritten into
 // cheaper internal forms at the same pcs, and checks only what depends on
 // run-time values. The copy of a function is made when it is first called
 // (making them all at load was most of the load time, and most programs
 // call few of their functions).
 //
 // Thread safety: a BytecodeModule is shareable and, apart from the
-// executable copies made on first call (under a mutex, published with
+// quickened copies made on first call (under a mutex, published with
 // release/acquire), immutable; its states belong to one Context each.
 #pragma once
 
@@ -50,14 +50,14 @@
 #include "runtime/vm/module.h"
 #include "runtime/vm/ref.h"
 
-namespace ember::vm {
+namespace ember::vm::bytecode {
 
 struct BytecodeModuleOptions {
-  // Run the executable copy with Ember's rewrites (executable_code.h).
+  // Run the quickened copy with Ember's rewrites (quickened_code.h).
   // False runs the verified bytecode exactly as the file encodes it: for
   // differential tests of the rewrites and for debugging.
   bool rewrite_bytecode = true;
-  // Make every function's executable copy when the module is created
+  // Make every function's quickened copy when the module is created
   // instead of on its first call (tests, benchmarks of first calls).
   bool prepare_all_functions = false;
 };
@@ -118,19 +118,19 @@ class BytecodeModule final : public Module {
   const FunctionInfo& function_info(size_t ordinal) const {
     return functions_[ordinal];
   }
-  // The executable copy of internal function `ordinal` (executable_code.h:
+  // The quickened copy of internal function `ordinal` (quickened_code.h:
   // same length and instruction boundaries as its bytecode), made on the
   // first request. Thread-safe.
-  Result<const uint8_t*> ExecutableCode(size_t ordinal) const {
+  Result<const uint8_t*> QuickenedCode(size_t ordinal) const {
     if (ordinal < functions_.size()) {
       // Once made, a copy is read with one acquire load (every call).
       if (const uint8_t* code = prepared_[ordinal].code.load(std::memory_order_acquire)) {
         return code;
       }
     }
-    return PrepareExecutableCode(ordinal);
+    return PrepareQuickenedCode(ordinal);
   }
-  // How many functions have their executable copy so far (for tests).
+  // How many functions have their quickened copy so far (for tests).
   size_t prepared_function_count() const;
   // The argument/result types of import `ordinal` (code empty; counts 0).
   const FunctionInfo& import_signature(size_t ordinal) const {
@@ -164,18 +164,18 @@ class BytecodeModule final : public Module {
   std::vector<FunctionInfo> import_signatures_;
   std::vector<TypeDef> types_;
   std::vector<VmRef> rodata_;
-  // Per function: its executable copy once made (`code` is published
+  // Per function: its quickened copy once made (`code` is published
   // last, with release order, so a reader that sees it sees the bytes).
   struct PreparedCode {
     std::atomic<const uint8_t*> code{nullptr};
     std::vector<uint8_t> storage;
   };
-  // ExecutableCode's first call for a function: makes the copy.
-  Result<const uint8_t*> PrepareExecutableCode(size_t ordinal) const;
+  // QuickenedCode's first call for a function: makes the copy.
+  Result<const uint8_t*> PrepareQuickenedCode(size_t ordinal) const;
 
   bool rewrite_bytecode_ = true;
   mutable std::unique_ptr<PreparedCode[]> prepared_;
   mutable std::mutex prepare_mutex_;
 };
 
-}  // namespace ember::vm
+}  // namespace ember::vm::bytecode

@@ -1,9 +1,9 @@
-// Tests of the executable copy (executable_code.h) on compiled programs:
+// Tests of the quickened copy (quickened_code.h) on compiled programs:
 // the copy keeps every instruction boundary, changes only what the rewrites
 // may change, and does rewrite the loop shapes it is meant for. Whether the
 // rewritten code computes the same results is op_conformance_test's job (it
 // runs every op program both ways).
-#include "runtime/vm/executable_code.h"
+#include "runtime/vm/bytecode/quickened_code.h"
 
 #include <algorithm>
 #include <string>
@@ -17,14 +17,14 @@
 #include "runtime/vm/bytecode/instruction_layout.h"
 #include "runtime/vm/bytecode/module_file.h"
 
-namespace ember::vm::bytecode_internal {
+namespace ember::vm::bytecode {
 namespace {
 
 using bytecode::DecodedInstruction;
 
 bool IsInternalOpcode(uint8_t byte) {
-  switch (static_cast<ExecOpcode>(byte)) {
-#define EMBER_VM_EXEC_CASE(name, value) case ExecOpcode::k##name:
+  switch (static_cast<QuickOpcode>(byte)) {
+#define EMBER_VM_EXEC_CASE(name, value) case QuickOpcode::k##name:
     EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_CASE)
 #undef EMBER_VM_EXEC_CASE
     return true;
@@ -68,7 +68,7 @@ std::vector<DecodedInstruction> DecodeAll(std::span<const uint8_t> function) {
   return out;
 }
 
-TEST(ExecutableCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
+TEST(QuickenedCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
   auto corpus = ember::testing::LoadCorpus(".embedded");
   if (corpus.empty()) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   size_t functions = 0;
@@ -80,12 +80,12 @@ TEST(ExecutableCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
     const bytecode::ModuleFile& file = **loaded;
     for (size_t f = 0; f < file.def().function_descriptors.size(); ++f) {
       std::span<const uint8_t> function = file.FunctionBytecode(f);
-      auto plain = MakeExecutableCode(function, ExecOptions{.rewrite = false});
+      auto plain = MakeQuickenedCode(function, QuickenOptions{.rewrite = false});
       ASSERT_TRUE(plain.ok());
       EXPECT_TRUE(std::equal(plain->begin(), plain->end(), function.begin(),
                              function.end()));
-      ExecStats stats;
-      auto exec = MakeExecutableCode(function, {}, &stats);
+      QuickenStats stats;
+      auto exec = MakeQuickenedCode(function, {}, &stats);
       ASSERT_TRUE(exec.ok()) << exec.status().ToString();
       ASSERT_EQ(exec->size(), function.size());
       // Compiled code never needs more than the hostile-input bounds allow.
@@ -112,11 +112,11 @@ TEST(ExecutableCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
 // bench/vm_loop's shape: both loop-carried values are computed in the body,
 // so the back edge loses both copies, the loop head compare fuses with its
 // cond_br, and the copyless back edge jumps straight into that head.
-TEST(ExecutableCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
+TEST(QuickenedCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   std::span<const uint8_t> function = ExportedFunction(*file, "test_loop_carried_i32_f32");
-  auto exec = MakeExecutableCode(function);
+  auto exec = MakeQuickenedCode(function);
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   int back_edges = 0;
   int fused_heads = 0;
@@ -128,13 +128,13 @@ TEST(ExecutableCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
     if (op == bytecode::CoreOpcode::Branch && backward) {
       ++back_edges;
       // The head's result (%more) is dead after its branch: the D form.
-      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBrD))
+      EXPECT_EQ(now, static_cast<uint8_t>(QuickOpcode::kBrToCmpLTI32SBrD))
           << "back edge at pc " << instruction.pc
           << " kept copies or does not enter the fused head";
     }
     if (op == bytecode::CoreOpcode::CmpLTI32S) {
       ++fused_heads;
-      EXPECT_EQ(now, static_cast<uint8_t>(ExecOpcode::kCmpLTI32SBrD));
+      EXPECT_EQ(now, static_cast<uint8_t>(QuickOpcode::kCmpLTI32SBrD));
     }
   }
   EXPECT_EQ(back_edges, 1);
@@ -144,21 +144,21 @@ TEST(ExecutableCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
 // A value read again after it is computed keeps its copy.
 // Constant operands become immediates; the f32 fma uses the FMA3 form when
 // the CPU has it; a compare result that is read after the loop is kept.
-TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
+TEST(QuickenedCodeTest, ImmediatesAndLiveCompareResults) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   {
     std::span<const uint8_t> function =
         ExportedFunction(*file, "test_loop_carried_i32_f32");
-    auto exec = MakeExecutableCode(function);
+    auto exec = MakeQuickenedCode(function);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     int immediates = 0;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
       uint8_t now = (*exec)[instruction.pc];
-      if (now == static_cast<uint8_t>(ExecOpcode::kAndI32Imm) ||
-          now == static_cast<uint8_t>(ExecOpcode::kShrI32UImm) ||
-          now == static_cast<uint8_t>(ExecOpcode::kAddI32Imm) ||
-          now == static_cast<uint8_t>(ExecOpcode::kAddImmBrToCmpLTI32SBrD)) {
+      if (now == static_cast<uint8_t>(QuickOpcode::kAndI32Imm) ||
+          now == static_cast<uint8_t>(QuickOpcode::kShrI32UImm) ||
+          now == static_cast<uint8_t>(QuickOpcode::kAddI32Imm) ||
+          now == static_cast<uint8_t>(QuickOpcode::kAddImmBrToCmpLTI32SBrD)) {
         ++immediates;
         // The immediate replaces the constant register in operand slot 1.
         int16_t value = static_cast<int16_t>((*exec)[instruction.pc + 3] |
@@ -175,8 +175,8 @@ TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
     int fma_addends = 0;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
       uint8_t now = (*exec)[instruction.pc];
-      latches += now == static_cast<uint8_t>(ExecOpcode::kAddImmBrToCmpLTI32SBrD);
-      fma_addends += now == static_cast<uint8_t>(ExecOpcode::kFMAI32ImmC);
+      latches += now == static_cast<uint8_t>(QuickOpcode::kAddImmBrToCmpLTI32SBrD);
+      fma_addends += now == static_cast<uint8_t>(QuickOpcode::kFMAI32ImmC);
     }
     EXPECT_EQ(latches, 1);
     EXPECT_EQ(fma_addends, 1);
@@ -184,11 +184,11 @@ TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
   {
     std::span<const uint8_t> function =
         ExportedFunction(*file, "test_loop_heads_each_compare");
-    auto exec = MakeExecutableCode(function);
+    auto exec = MakeQuickenedCode(function);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     bool nz_keeps_result = false;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
-      if ((*exec)[instruction.pc] == static_cast<uint8_t>(ExecOpcode::kCmpNZI32Br)) {
+      if ((*exec)[instruction.pc] == static_cast<uint8_t>(QuickOpcode::kCmpNZI32Br)) {
         nz_keeps_result = true;
       }
     }
@@ -196,12 +196,12 @@ TEST(ExecutableCodeTest, ImmediatesAndLiveCompareResults) {
   }
 }
 
-TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
+TEST(QuickenedCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   std::span<const uint8_t> function =
       ExportedFunction(*file, "test_loop_value_read_after_definition");
-  auto exec = MakeExecutableCode(function);
+  auto exec = MakeQuickenedCode(function);
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   bool found = false;
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
@@ -212,9 +212,9 @@ TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
     }
     found = true;
     uint8_t now = (*exec)[instruction.pc];
-    EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrI32x0));
-    EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBr));
-    EXPECT_NE(now, static_cast<uint8_t>(ExecOpcode::kBrToCmpLTI32SBrD));
+    EXPECT_NE(now, static_cast<uint8_t>(QuickOpcode::kBrI32x0));
+    EXPECT_NE(now, static_cast<uint8_t>(QuickOpcode::kBrToCmpLTI32SBr));
+    EXPECT_NE(now, static_cast<uint8_t>(QuickOpcode::kBrToCmpLTI32SBrD));
     EXPECT_TRUE(IsInternalOpcode(now));
   }
   EXPECT_TRUE(found);
@@ -223,27 +223,27 @@ TEST(ExecutableCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
 // Latches: an add-immediate directly before a copyless back edge into a
 // fused head with a dead result becomes one instruction with the branch and
 // the head. The branch keeps its own rewritten form (BrTo...D) at its pc.
-TEST(ExecutableCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
+TEST(QuickenedCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   std::span<const uint8_t> function =
       ExportedFunction(*file, "test_loop_latches_each_compare");
-  auto exec = MakeExecutableCode(function);
+  auto exec = MakeQuickenedCode(function);
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   std::vector<DecodedInstruction> all = DecodeAll(function);
   struct Expected {
-    ExecOpcode latch;
-    ExecOpcode branch;
+    QuickOpcode latch;
+    QuickOpcode branch;
     int count = 0;
   };
   Expected expected[] = {
       // The lt.s loop's step, -2, sits in a register the compiler reuses
       // after the loop: a constant only per use (ConstantFlow).
-      {ExecOpcode::kAddImmBrToCmpLTI32SBrD, ExecOpcode::kBrToCmpLTI32SBrD},
-      {ExecOpcode::kAddImmBrToCmpEQI32BrD, ExecOpcode::kBrToCmpEQI32BrD},
-      {ExecOpcode::kAddImmBrToCmpNEI32BrD, ExecOpcode::kBrToCmpNEI32BrD},
-      {ExecOpcode::kAddImmBrToCmpLTI32UBrD, ExecOpcode::kBrToCmpLTI32UBrD},
-      {ExecOpcode::kAddImmBrToCmpNZI32BrD, ExecOpcode::kBrToCmpNZI32BrD},
+      {QuickOpcode::kAddImmBrToCmpLTI32SBrD, QuickOpcode::kBrToCmpLTI32SBrD},
+      {QuickOpcode::kAddImmBrToCmpEQI32BrD, QuickOpcode::kBrToCmpEQI32BrD},
+      {QuickOpcode::kAddImmBrToCmpNEI32BrD, QuickOpcode::kBrToCmpNEI32BrD},
+      {QuickOpcode::kAddImmBrToCmpLTI32UBrD, QuickOpcode::kBrToCmpLTI32UBrD},
+      {QuickOpcode::kAddImmBrToCmpNZI32BrD, QuickOpcode::kBrToCmpNZI32BrD},
   };
   bool mul_loop_seen = false;
   for (size_t k = 0; k + 1 < all.size(); ++k) {
@@ -260,7 +260,7 @@ TEST(ExecutableCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
         all[k].info->set == bytecode::OpcodeSet::kCore) {
       mul_loop_seen = true;
       ASSERT_GT(k, 0u);
-      EXPECT_EQ((*exec)[all[k - 1].pc], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
+      EXPECT_EQ((*exec)[all[k - 1].pc], static_cast<uint8_t>(QuickOpcode::kAddI32Imm));
     }
   }
   EXPECT_TRUE(mul_loop_seen);
@@ -276,11 +276,11 @@ int16_t Slot(const std::vector<uint8_t>& code, uint32_t at) {
 }
 
 // fma.i32 and f32 constant operands (tests/corpus/vm/ops_immediates.mlir).
-TEST(ExecutableCodeTest, ImmediateFormsOfFmaAndF32Constants) {
+TEST(QuickenedCodeTest, ImmediateFormsOfFmaAndF32Constants) {
   auto file = LoadOne("vm_ops_immediates.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   auto count = [](std::span<const uint8_t> function, const std::vector<uint8_t>& code,
-                  ExecOpcode op, std::vector<int16_t>* slot_values, int slot) {
+                  QuickOpcode op, std::vector<int16_t>* slot_values, int slot) {
     int n = 0;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
       if (code[instruction.pc] != static_cast<uint8_t>(op)) continue;
@@ -292,29 +292,29 @@ TEST(ExecutableCodeTest, ImmediateFormsOfFmaAndF32Constants) {
   {
     std::span<const uint8_t> function =
         ExportedFunction(*file, "test_fma_i32_constant_operands");
-    auto exec = MakeExecutableCode(function);
+    auto exec = MakeQuickenedCode(function);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     std::vector<int16_t> addends, factors;
     // Addends: 12345, -32768, 9 (x * 5 + 9), 12345 (the LCG step).
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAI32ImmC, &addends, 5), 4);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAI32ImmC, &addends, 5), 4);
     EXPECT_EQ(addends, (std::vector<int16_t>{12345, -32768, 9, 12345}));
     // Factors: -3, and 300 moved from the left.
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAI32ImmB, &factors, 3), 2);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAI32ImmB, &factors, 3), 2);
     EXPECT_EQ(factors, (std::vector<int16_t>{-3, 300}));
   }
   if (kDirectExtF32) {  // the f32 forms replace direct ExtF32 opcodes
     std::span<const uint8_t> function =
         ExportedFunction(*file, "test_f32_constant_operands");
-    auto exec = MakeExecutableCode(function);
+    auto exec = MakeQuickenedCode(function);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     // High halves: 0.5 = 0x3F00, -2 = 0xC000, inf = 0x7F80, NaN = 0x7FC0,
     // 1.25 = 0x3FA0. 0.1 and 1e10 are not bfloat16s and stay registers.
     std::vector<int16_t> adds, subs, muls;
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kAddF32Imm, &adds, 4), 3);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kAddF32Imm, &adds, 4), 3);
     EXPECT_EQ(adds, (std::vector<int16_t>{0x3F00, 0x3F00, 0x7F80}));
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kSubF32Imm, &subs, 4), 1);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kSubF32Imm, &subs, 4), 1);
     EXPECT_EQ(subs, (std::vector<int16_t>{0x3FA0}));
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kMulF32Imm, &muls, 4), 3);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kMulF32Imm, &muls, 4), 3);
     EXPECT_EQ(muls, (std::vector<int16_t>{static_cast<int16_t>(0xC000),
                                           static_cast<int16_t>(0xC000), 0x7FC0}));
   }
@@ -322,13 +322,13 @@ TEST(ExecutableCodeTest, ImmediateFormsOfFmaAndF32Constants) {
   if (kDirectExtF32 && __builtin_cpu_supports("fma")) {
     std::span<const uint8_t> function =
         ExportedFunction(*file, "test_fma_f32_constant_factor");
-    auto exec = MakeExecutableCode(function);
+    auto exec = MakeQuickenedCode(function);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     std::vector<int16_t> factors;
     // 0.5 and -4 (moved from the left); 0.75 + 2^-20 stays a register.
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAF32HwImmB, &factors, 4), 2);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAF32HwImmB, &factors, 4), 2);
     EXPECT_EQ(factors, (std::vector<int16_t>{0x3F00, static_cast<int16_t>(0xC080)}));
-    EXPECT_EQ(count(function, *exec, ExecOpcode::kFMAF32Hw, nullptr, 0), 1);
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAF32Hw, nullptr, 0), 1);
   }
 #endif
 }
@@ -337,35 +337,35 @@ TEST(ExecutableCodeTest, ImmediateFormsOfFmaAndF32Constants) {
 // ...Acc form must directly follow, in the same block, an instruction whose
 // result register (its last field, as rewritten) is the operand the form
 // takes from acc.
-TEST(ExecutableCodeTest, ForwardedOperandsAreThePreviousResult) {
+TEST(QuickenedCodeTest, ForwardedOperandsAreThePreviousResult) {
   auto corpus = ember::testing::LoadCorpus(".embedded");
   if (corpus.empty()) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   // Offset of the operand taken from acc, per form.
   auto acc_operand = [](uint8_t byte) -> int {
-    switch (static_cast<ExecOpcode>(byte)) {
-      case ExecOpcode::kAddI32AccL: case ExecOpcode::kSubI32AccL:
-      case ExecOpcode::kMulI32AccL: case ExecOpcode::kAndI32AccL:
-      case ExecOpcode::kOrI32AccL: case ExecOpcode::kXorI32AccL:
-      case ExecOpcode::kShlI32AccL: case ExecOpcode::kShrI32SAccL:
-      case ExecOpcode::kShrI32UAccL: case ExecOpcode::kAddI32ImmAcc:
-      case ExecOpcode::kSubI32ImmAcc: case ExecOpcode::kMulI32ImmAcc:
-      case ExecOpcode::kAndI32ImmAcc: case ExecOpcode::kOrI32ImmAcc:
-      case ExecOpcode::kXorI32ImmAcc: case ExecOpcode::kShlI32ImmAcc:
-      case ExecOpcode::kShrI32SImmAcc: case ExecOpcode::kShrI32UImmAcc:
-      case ExecOpcode::kFMAI32AccA:
+    switch (static_cast<QuickOpcode>(byte)) {
+      case QuickOpcode::kAddI32AccL: case QuickOpcode::kSubI32AccL:
+      case QuickOpcode::kMulI32AccL: case QuickOpcode::kAndI32AccL:
+      case QuickOpcode::kOrI32AccL: case QuickOpcode::kXorI32AccL:
+      case QuickOpcode::kShlI32AccL: case QuickOpcode::kShrI32SAccL:
+      case QuickOpcode::kShrI32UAccL: case QuickOpcode::kAddI32ImmAcc:
+      case QuickOpcode::kSubI32ImmAcc: case QuickOpcode::kMulI32ImmAcc:
+      case QuickOpcode::kAndI32ImmAcc: case QuickOpcode::kOrI32ImmAcc:
+      case QuickOpcode::kXorI32ImmAcc: case QuickOpcode::kShlI32ImmAcc:
+      case QuickOpcode::kShrI32SImmAcc: case QuickOpcode::kShrI32UImmAcc:
+      case QuickOpcode::kFMAI32AccA:
         return 1;
-      case ExecOpcode::kFMAI32AccC:
+      case QuickOpcode::kFMAI32AccC:
         return 5;
-      case ExecOpcode::kAddF32AccL: case ExecOpcode::kSubF32AccL:
-      case ExecOpcode::kMulF32AccL: case ExecOpcode::kDivF32AccL:
-      case ExecOpcode::kAddF32ImmAcc: case ExecOpcode::kSubF32ImmAcc:
-      case ExecOpcode::kMulF32ImmAcc: case ExecOpcode::kFMAF32HwAccA:
-      case ExecOpcode::kCastSI32F32Acc: case ExecOpcode::kCastUI32F32Acc:
+      case QuickOpcode::kAddF32AccL: case QuickOpcode::kSubF32AccL:
+      case QuickOpcode::kMulF32AccL: case QuickOpcode::kDivF32AccL:
+      case QuickOpcode::kAddF32ImmAcc: case QuickOpcode::kSubF32ImmAcc:
+      case QuickOpcode::kMulF32ImmAcc: case QuickOpcode::kFMAF32HwAccA:
+      case QuickOpcode::kCastSI32F32Acc: case QuickOpcode::kCastUI32F32Acc:
         return 2;
-      case ExecOpcode::kSubF32AccR: case ExecOpcode::kAddF32AccR:
-      case ExecOpcode::kMulF32AccR: case ExecOpcode::kFMAF32HwAccB:
+      case QuickOpcode::kSubF32AccR: case QuickOpcode::kAddF32AccR:
+      case QuickOpcode::kMulF32AccR: case QuickOpcode::kFMAF32HwAccB:
         return 4;
-      case ExecOpcode::kFMAF32HwAccC:
+      case QuickOpcode::kFMAF32HwAccC:
         return 6;
       default:
         return -1;
@@ -379,7 +379,7 @@ TEST(ExecutableCodeTest, ForwardedOperandsAreThePreviousResult) {
     const bytecode::ModuleFile& file = **loaded;
     for (size_t f = 0; f < file.def().function_descriptors.size(); ++f) {
       std::span<const uint8_t> function = file.FunctionBytecode(f);
-      auto exec = MakeExecutableCode(function);
+      auto exec = MakeQuickenedCode(function);
       ASSERT_TRUE(exec.ok()) << exec.status().ToString();
       std::vector<DecodedInstruction> all = DecodeAll(function);
       for (size_t k = 0; k < all.size(); ++k) {
@@ -402,30 +402,30 @@ TEST(ExecutableCodeTest, ForwardedOperandsAreThePreviousResult) {
 }
 
 // bench/vm_loop's shape: the adjacent dependent pairs get forwarded.
-TEST(ExecutableCodeTest, ForwardsTheLoopCarriedShape) {
+TEST(QuickenedCodeTest, ForwardsTheLoopCarriedShape) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   std::span<const uint8_t> function = ExportedFunction(*file, "test_loop_carried_i32_f32");
-  auto exec = MakeExecutableCode(function);
+  auto exec = MakeQuickenedCode(function);
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   std::vector<uint8_t> bytes;
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
     bytes.push_back((*exec)[instruction.pc]);
   }
-  auto has = [&](ExecOpcode op) {
+  auto has = [&](QuickOpcode op) {
     return std::find(bytes.begin(), bytes.end(), static_cast<uint8_t>(op)) != bytes.end();
   };
   // shr -> xor, and -> add, and (with the f32 forms, which need direct
   // ExtF32 opcodes) and -> cast, fma -> sub 1.25.
-  EXPECT_TRUE(has(ExecOpcode::kXorI32AccL));
-  EXPECT_TRUE(has(ExecOpcode::kAddI32AccL));
-  EXPECT_EQ(has(ExecOpcode::kCastSI32F32Acc), kDirectExtF32);
-  EXPECT_EQ(has(ExecOpcode::kSubF32ImmAcc), kDirectExtF32);
+  EXPECT_TRUE(has(QuickOpcode::kXorI32AccL));
+  EXPECT_TRUE(has(QuickOpcode::kAddI32AccL));
+  EXPECT_EQ(has(QuickOpcode::kCastSI32F32Acc), kDirectExtF32);
+  EXPECT_EQ(has(QuickOpcode::kSubF32ImmAcc), kDirectExtF32);
   // Without forwarding none of them appear.
-  auto plain = MakeExecutableCode(function, ExecOptions{.forward_results = false});
+  auto plain = MakeQuickenedCode(function, QuickenOptions{.forward_results = false});
   ASSERT_TRUE(plain.ok());
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
-    EXPECT_FALSE((*plain)[instruction.pc] == static_cast<uint8_t>(ExecOpcode::kXorI32AccL));
+    EXPECT_FALSE((*plain)[instruction.pc] == static_cast<uint8_t>(QuickOpcode::kXorI32AccL));
   }
 }
 
@@ -435,7 +435,7 @@ using Assembler = ember::testing::BytecodeAssembler;
 // value on the other is not a constant there; one that holds the same
 // constant on both is, and a later vm.const.i32 into the same register
 // makes it that constant from there on (ConstantFlow).
-TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
+TEST(QuickenedCodeTest, ConstantsArePerUseAndMeetAtJoins) {
   for (int32_t other : {5, 7}) {
     Assembler a;
     a.Block();
@@ -460,18 +460,18 @@ TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
     // The function is well formed (it decodes to the end).
     ASSERT_FALSE(DecodeAll(a.bytes()).empty());
 
-    auto exec = MakeExecutableCode(a.bytes(), ExecOptions{.forward_results = false});
+    auto exec = MakeQuickenedCode(a.bytes(), QuickenOptions{.forward_results = false});
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     const std::vector<uint8_t>& code = *exec;
     if (other == 5) {
-      EXPECT_EQ(code[first_add], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
+      EXPECT_EQ(code[first_add], static_cast<uint8_t>(QuickOpcode::kAddI32Imm));
       EXPECT_EQ(Slot(code, first_add + 3), 5);
     } else {
       EXPECT_EQ(code[first_add], static_cast<uint8_t>(bytecode::CoreOpcode::AddI32))
           << "r1 differs between the paths into the join";
     }
     // The constant moved from the left: lhs r0, immediate -3.
-    EXPECT_EQ(code[second_add], static_cast<uint8_t>(ExecOpcode::kAddI32Imm));
+    EXPECT_EQ(code[second_add], static_cast<uint8_t>(QuickOpcode::kAddI32Imm));
     EXPECT_EQ(Slot(code, second_add + 1), 0);
     EXPECT_EQ(Slot(code, second_add + 3), -3);
   }
@@ -480,7 +480,7 @@ TEST(ExecutableCodeTest, ConstantsArePerUseAndMeetAtJoins) {
 // Functions shaped to make the load-time analyses slow: they give up at
 // their work budget (or stay linear) instead of taking seconds per
 // kilobyte, and the copy is still made.
-TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
+TEST(QuickenedCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
   {
     // 2000 blocks chained backwards (each sweep learns one block more), a
     // register numbered 32000 live through all of them: 64 sweeps over a
@@ -502,8 +502,8 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     a.Patch(entry_exit, blocks.back());
     for (size_t k = 1; k < blocks.size(); ++k) a.Patch(exits[k - 1], blocks[k - 1]);
     ASSERT_FALSE(DecodeAll(a.bytes()).empty());
-    ExecStats stats;
-    auto exec = MakeExecutableCode(a.bytes(), {}, &stats);
+    QuickenStats stats;
+    auto exec = MakeQuickenedCode(a.bytes(), {}, &stats);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     EXPECT_EQ(exec->size(), a.bytes().size());
     EXPECT_FALSE(stats.liveness_complete) << "gave up at the budget";
@@ -533,14 +533,14 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     a.Patch(target_at, exit);
     const size_t instructions = DecodeAll(a.bytes()).size();
     ASSERT_EQ(instructions, 5004u);
-    ExecStats stats;
-    auto exec = MakeExecutableCode(a.bytes(), {}, &stats);
+    QuickenStats stats;
+    auto exec = MakeQuickenedCode(a.bytes(), {}, &stats);
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     EXPECT_TRUE(stats.liveness_complete);
     EXPECT_LE(stats.copy_walk_steps, instructions);
     // No copy could go: the branch still carries all 5000.
-    EXPECT_EQ((*exec)[branch_pc], static_cast<uint8_t>(ExecOpcode::kBrI32xN));
-    EXPECT_EQ(Slot(*exec, static_cast<uint32_t>(branch_pc) + exec_layout::kBrCount), 5000);
+    EXPECT_EQ((*exec)[branch_pc], static_cast<uint8_t>(QuickOpcode::kBrI32xN));
+    EXPECT_EQ(Slot(*exec, static_cast<uint32_t>(branch_pc) + quick_layout::kBrCount), 5000);
   }
 }
 
@@ -548,29 +548,29 @@ TEST(ExecutableCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
 // .mlir): x and y are list loads into registers that held constants
 // before (the compiler reuses them), so only per-use constants see which
 // operand is constant where.
-TEST(ExecutableCodeTest, ImmediateFormsOfI32ConstantOperands) {
+TEST(QuickenedCodeTest, ImmediateFormsOfI32ConstantOperands) {
   auto file = LoadOne("vm_ops_constants.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
   std::span<const uint8_t> function = ExportedFunction(*file, "test_constant_operands");
-  auto exec = MakeExecutableCode(function, ExecOptions{.forward_results = false});
+  auto exec = MakeQuickenedCode(function, QuickenOptions{.forward_results = false});
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   struct Form {
     uint8_t opcode;  // in the copy
     int immediate;   // slot 2, when an immediate form
   };
-  auto imm = [](ExecOpcode op, int value) { return Form{static_cast<uint8_t>(op), value}; };
+  auto imm = [](QuickOpcode op, int value) { return Form{static_cast<uint8_t>(op), value}; };
   auto kept = [](bytecode::CoreOpcode op) { return Form{static_cast<uint8_t>(op), 0}; };
   using bytecode::CoreOpcode;
   const std::vector<Form> expected = {
-      imm(ExecOpcode::kAddI32Imm, -5),       imm(ExecOpcode::kAddI32Imm, 32767),
-      imm(ExecOpcode::kAddI32Imm, -32768),   kept(CoreOpcode::AddI32),  // 100000
-      imm(ExecOpcode::kSubI32Imm, 3),        kept(CoreOpcode::SubI32),  // 10 - x
-      imm(ExecOpcode::kMulI32Imm, -3),       imm(ExecOpcode::kMulI32Imm, 300),
-      imm(ExecOpcode::kAndI32Imm, 255),      imm(ExecOpcode::kAndI32Imm, -16),
-      imm(ExecOpcode::kOrI32Imm, 7),         imm(ExecOpcode::kOrI32Imm, -32768),
-      imm(ExecOpcode::kXorI32Imm, -1),       imm(ExecOpcode::kXorI32Imm, 32767),
-      imm(ExecOpcode::kShlI32Imm, 4),        imm(ExecOpcode::kShrI32SImm, 1),
-      imm(ExecOpcode::kShrI32UImm, 28),
+      imm(QuickOpcode::kAddI32Imm, -5),       imm(QuickOpcode::kAddI32Imm, 32767),
+      imm(QuickOpcode::kAddI32Imm, -32768),   kept(CoreOpcode::AddI32),  // 100000
+      imm(QuickOpcode::kSubI32Imm, 3),        kept(CoreOpcode::SubI32),  // 10 - x
+      imm(QuickOpcode::kMulI32Imm, -3),       imm(QuickOpcode::kMulI32Imm, 300),
+      imm(QuickOpcode::kAndI32Imm, 255),      imm(QuickOpcode::kAndI32Imm, -16),
+      imm(QuickOpcode::kOrI32Imm, 7),         imm(QuickOpcode::kOrI32Imm, -32768),
+      imm(QuickOpcode::kXorI32Imm, -1),       imm(QuickOpcode::kXorI32Imm, 32767),
+      imm(QuickOpcode::kShlI32Imm, 4),        imm(QuickOpcode::kShrI32SImm, 1),
+      imm(QuickOpcode::kShrI32UImm, 28),
   };
   std::vector<Form> seen;
   std::vector<uint16_t> left_operands;
@@ -606,4 +606,4 @@ TEST(ExecutableCodeTest, ImmediateFormsOfI32ConstantOperands) {
 }
 
 }  // namespace
-}  // namespace ember::vm::bytecode_internal
+}  // namespace ember::vm::bytecode

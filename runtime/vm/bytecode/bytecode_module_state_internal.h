@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "runtime/base/status.h"
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/context.h"
 
-namespace ember::vm::bytecode_internal {
+namespace ember::vm::bytecode {
 
 struct BytecodeModuleState final : ModuleState {
   // rwdata: the primitive globals, zero-initialised, addressed by byte.
@@ -27,4 +27,4 @@ Status Execute(Context& context, const BytecodeModule& module,
                BytecodeModuleState& state, uint32_t ordinal,
                std::span<const Variant> arguments, std::span<Variant> results);
 
-}  // namespace ember::vm::bytecode_internal
+}  // namespace ember::vm::bytecode

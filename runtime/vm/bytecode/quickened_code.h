@@ -1,4 +1,4 @@
-// The executable copy of a function's bytecode ("quickening").
+// The quickened copy of a function's bytecode ("quickening").
 //
 // The interpreter does not run the bytes of the module file. When a
 // BytecodeModule is created, after the verifier has accepted every function,
@@ -11,7 +11,7 @@
 //
 // Internal opcodes use byte values that no bytecode-17 core opcode uses
 // (core opcodes are 0x00-0x88 plus the prefixes 0xE0/0xE1; a static_assert
-// in executable_code.cc checks that the two sets are disjoint).
+// in quickened_code.cc checks that the two sets are disjoint).
 //
 //  * Direct ExtF32 instructions (computed-goto builds only). An ExtF32
 //    instruction is encoded as the prefix 0xE0, its opcode, then its fields.
@@ -38,7 +38,7 @@
 //    handlers are straight-line code. The re-encoded form is never longer
 //    than the original (it drops the padding); leftover bytes are unused.
 //
-//  * Branch copy coalescing (executable_code.cc, CoalesceBranchCopies). A
+//  * Branch copy coalescing (quickened_code.cc, CoalesceBranchCopies). A
 //    copy `%s -> %d` of an unconditional vm.br is removed when the
 //    instruction that computes %s sits in the branch's block, nothing after
 //    it touches %s or %d, %s is dead at the target and no other copy of the
@@ -47,7 +47,7 @@
 //    trip through the register file per iteration.
 //
 //  * Constant operands. A forward dataflow over the blocks
-//    (executable_code.cc, ConstantFlow) finds, at each instruction, the
+//    (quickened_code.cc, ConstantFlow) finds, at each instruction, the
 //    registers that hold one known constant on every path there: written
 //    by vm.const.i32 (or .f32, .zero) and by nothing since. The compiler
 //    reuses a register once its constant is dead, so this is per use. (If
@@ -129,10 +129,10 @@
 #define EMBER_VM_COMPUTED_GOTO 0
 #endif
 
-namespace ember::vm::bytecode_internal {
+namespace ember::vm::bytecode {
 
 // The Ember-internal opcodes: X(Name, byte). Names become labels/cases in
-// the interpreter as op_Exec_<Name>.
+// the interpreter as op_Quick_<Name>.
 #define EMBER_VM_EXEC_OPCODES(X) \
   X(BrI32x0, 0xE2)               \
   X(BrI32x1, 0xE3)               \
@@ -218,7 +218,7 @@ namespace ember::vm::bytecode_internal {
   X(MulF32AccR, 0xDD)             \
   X(FMAF32HwAccB, 0xFE)
 
-enum class ExecOpcode : uint8_t {
+enum class QuickOpcode : uint8_t {
 #define EMBER_VM_EXEC_ENUM(name, byte) k##name = byte,
   EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_ENUM)
 #undef EMBER_VM_EXEC_ENUM
@@ -259,7 +259,7 @@ constexpr uint8_t DirectExtF32Opcode(bytecode::ExtF32Opcode op) {
 inline constexpr bool kDirectExtF32 = EMBER_VM_COMPUTED_GOTO != 0;
 
 // Field offsets of the re-encoded branches (see above).
-namespace exec_layout {
+namespace quick_layout {
 inline constexpr int kBrRel = 1;
 inline constexpr int kBrCount = 5;
 inline constexpr int kBrPairs = 7;
@@ -269,9 +269,9 @@ inline constexpr int kCondBrFalseRel = 7;
 inline constexpr int kCondBrTrueCount = 11;
 inline constexpr int kCondBrFalseCount = 13;
 inline constexpr int kCondBrPairs = 15;
-}  // namespace exec_layout
+}  // namespace quick_layout
 
-struct ExecOptions {
+struct QuickenOptions {
   // False: the copy is the file's bytecode unchanged (for differential
   // tests of the rewrites, and for debugging).
   bool rewrite = true;
@@ -285,7 +285,7 @@ struct ExecOptions {
 // (units: 64-bit words or states touched, about a nanosecond each) and
 // gives up -- leaving its rewrites out -- past it, so that a hostile module
 // cannot make loading slow.
-struct ExecStats {
+struct QuickenStats {
   bool liveness_complete = false;   // copy coalescing, dead compare results
   bool constants_complete = false;  // per-use constants (else function-wide)
   size_t liveness_work = 0;
@@ -296,11 +296,11 @@ struct ExecStats {
   size_t copy_walk_steps = 0;
 };
 
-// Returns the executable copy of one verified function (`function` is its
+// Returns the quickened copy of one verified function (`function` is its
 // bytecode, as the verifier saw it). Fails only if the bytes do not decode,
 // which the verifier rules out.
-Result<std::vector<uint8_t>> MakeExecutableCode(std::span<const uint8_t> function,
-                                                const ExecOptions& options = {},
-                                                ExecStats* stats = nullptr);
+Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function,
+                                                const QuickenOptions& options = {},
+                                                QuickenStats* stats = nullptr);
 
-}  // namespace ember::vm::bytecode_internal
+}  // namespace ember::vm::bytecode

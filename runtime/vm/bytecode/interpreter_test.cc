@@ -13,12 +13,12 @@
 
 #include "runtime/testing/corpus.h"
 #include "runtime/vm/buffer.h"
-#include "runtime/vm/bytecode_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
 
-namespace ember::vm {
+namespace ember::vm::bytecode {
 namespace {
 
 class VmProgram {
@@ -95,10 +95,10 @@ TEST(InterpreterTest, Calls) {
   EXPECT_TRUE(none->empty());
 }
 
-// Executable copies are made on a function's first call: creating the
+// Quickened copies are made on a function's first call: creating the
 // module makes none, a call makes those of the functions it runs, and
 // prepare_all_functions makes them all up front.
-TEST(InterpreterTest, ExecutableCopiesAreMadeOnFirstCall) {
+TEST(InterpreterTest, QuickenedCopiesAreMadeOnFirstCall) {
   VmProgram p("vm_internal_calls");
   ASSERT_NE(p.module_, nullptr);
   const size_t functions = p.module_->function_count();
@@ -122,7 +122,7 @@ TEST(InterpreterTest, ExecutableCopiesAreMadeOnFirstCall) {
 }
 
 // Threads that call into one module from their own contexts at the same
-// time all get the same executable copy, made once.
+// time all get the same quickened copy, made once.
 TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
   VmProgram p("vm_internal_calls");
   ASSERT_NE(p.module_, nullptr);
@@ -146,11 +146,11 @@ TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
   for (std::thread& thread : threads) thread.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], t * t + 100) << t;
   EXPECT_EQ(p.module_->prepared_function_count(), 2u);
-  auto first = p.module_->ExecutableCode(0);
-  auto again = p.module_->ExecutableCode(0);
+  auto first = p.module_->QuickenedCode(0);
+  auto again = p.module_->QuickenedCode(0);
   ASSERT_TRUE(first.ok() && again.ok());
   EXPECT_EQ(*first, *again);
-  EXPECT_EQ(p.module_->ExecutableCode(p.module_->function_count()).status().code(),
+  EXPECT_EQ(p.module_->QuickenedCode(p.module_->function_count()).status().code(),
             StatusCode::kOutOfRange);
 }
 
@@ -357,4 +357,4 @@ TEST(InterpreterTest, EveryCorpusModuleLoads) {
 }
 
 }  // namespace
-}  // namespace ember::vm
+}  // namespace ember::vm::bytecode
