@@ -13,8 +13,8 @@
 
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/module_file.h"
-#include "runtime/vm/bytecode/verifier.h"
 #include "runtime/vm/bytecode/quickened_code.h"
+#include "runtime/vm/bytecode/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto file = ember::vm::bytecode::ModuleFile::LoadCopy({data, size});

@@ -114,8 +114,9 @@ int main(int argc, char** argv) {
                  file.status().ToString().c_str());
     return 1;
   }
-  std::string text = json ? ember::vm::bytecode::DumpModuleJson(**file) + "\n"
-                          : ember::vm::bytecode::DumpModuleText(**file, options);
+  std::string text = json
+                         ? ember::vm::bytecode::DumpModuleJson(**file) + "\n"
+                         : ember::vm::bytecode::DumpModuleText(**file, options);
   if (disassemble) text += DisassembleModule(**file);
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (!verify) return 0;

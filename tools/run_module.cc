@@ -31,8 +31,8 @@
 #include <vector>
 
 #include "runtime/base/status.h"
-#include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
+#include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
@@ -68,7 +68,8 @@ void PrintUsage(FILE* stream) {
 // The value of `--name=VALUE` in `arg`, or nullptr when arg is another flag.
 const char* FlagValue(const char* arg, const char* name) {
   size_t length = std::strlen(name);
-  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=') return nullptr;
+  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=')
+    return nullptr;
   return arg + length + 1;
 }
 
@@ -82,10 +83,14 @@ Result<Value> ParseInput(std::string_view text, size_t index, char cconv_type) {
   size_t equals = text.find('=');
   if (equals != std::string_view::npos) {
     std::string_view name = text.substr(0, equals);
-    if (name == "i32") type = ValueType::kI32;
-    else if (name == "i64") type = ValueType::kI64;
-    else if (name == "f32") type = ValueType::kF32;
-    else if (name == "f64") type = ValueType::kF64;
+    if (name == "i32")
+      type = ValueType::kI32;
+    else if (name == "i64")
+      type = ValueType::kI64;
+    else if (name == "f32")
+      type = ValueType::kF32;
+    else if (name == "f64")
+      type = ValueType::kF64;
     else {
       return ember::UnimplementedError(ember::StringPrintf(
           "input %zu: type '%.*s' is not supported (i32, i64, f32, f64)", index,
@@ -115,9 +120,7 @@ Result<Value> ParseInput(std::string_view text, size_t index, char cconv_type) {
     case ValueType::kF32:
       value = Value::F32(std::strtof(copy.c_str(), &end));
       break;
-    default:
-      value = Value::F64(std::strtod(copy.c_str(), &end));
-      break;
+    default: value = Value::F64(std::strtod(copy.c_str(), &end)); break;
   }
   if (copy.empty() || *end != '\0' || errno == ERANGE) {
     return ember::InvalidArgumentError(ember::StringPrintf(
@@ -152,9 +155,12 @@ std::string FormatResult(const Variant& result) {
 double ProcessCpuMs() {
   timespec now;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+  return static_cast<double>(now.tv_sec) * 1e3 +
+         static_cast<double>(now.tv_nsec) / 1e6;
 }
-double Min(std::vector<double> v) { return *std::min_element(v.begin(), v.end()); }
+double Min(std::vector<double> v) {
+  return *std::min_element(v.begin(), v.end());
+}
 double Mean(const std::vector<double>& v) {
   double sum = 0;
   for (double t : v) sum += t;
@@ -185,8 +191,10 @@ Status RequireVmOnly(const ember::vm::bytecode::ModuleFile& file) {
   }
   for (const auto& import : file.def().imported_functions) {
     if (import.flags & ember::vm::bytecode::kLinkRequired) {
-      std::string_view module_name = import.full_name.substr(0, import.full_name.find('.'));
-      return unavailable(module_name, "imports '" + std::string(import.full_name) + "' from");
+      std::string_view module_name =
+          import.full_name.substr(0, import.full_name.find('.'));
+      return unavailable(
+          module_name, "imports '" + std::string(import.full_name) + "' from");
     }
   }
   return Status::Ok();
@@ -195,12 +203,13 @@ Status RequireVmOnly(const ember::vm::bytecode::ModuleFile& file) {
 Status Run(const Options& options) {
   auto instance = ember::vm::Instance::Create();
   instance->Freeze();
-  EMBER_ASSIGN_OR_RETURN(auto file,
-                         ember::vm::bytecode::ModuleFile::LoadFile(options.module_path),
-                         "loading %s", options.module_path.c_str());
+  EMBER_ASSIGN_OR_RETURN(
+      auto file, ember::vm::bytecode::ModuleFile::LoadFile(options.module_path),
+      "loading %s", options.module_path.c_str());
   EMBER_RETURN_IF_ERROR(RequireVmOnly(*file));
-  EMBER_ASSIGN_OR_RETURN(auto module, ember::vm::bytecode::BytecodeModule::Create(instance, file),
-                         "loading %s", options.module_path.c_str());
+  EMBER_ASSIGN_OR_RETURN(
+      auto module, ember::vm::bytecode::BytecodeModule::Create(instance, file),
+      "loading %s", options.module_path.c_str());
 
   // The argument types of the export, for bare inputs.
   std::string_view argument_types;
@@ -216,16 +225,17 @@ Status Run(const Options& options) {
   std::vector<Variant> arguments;
   for (size_t i = 0; i < options.inputs.size(); ++i) {
     char cconv_type = i < argument_types.size() ? argument_types[i] : '\0';
-    EMBER_ASSIGN_OR_RETURN(Value value, ParseInput(options.inputs[i], i, cconv_type));
+    EMBER_ASSIGN_OR_RETURN(Value value,
+                           ParseInput(options.inputs[i], i, cconv_type));
     arguments.emplace_back(value);
   }
 
   std::shared_ptr<ember::vm::Module> as_module = module;
   EMBER_ASSIGN_OR_RETURN(auto context,
                          ember::vm::Context::Create(instance, {&as_module, 1}));
-  EMBER_ASSIGN_OR_RETURN(
-      ember::vm::Function function,
-      context->LookupFunction(std::string(module->name()) + "." + options.function));
+  EMBER_ASSIGN_OR_RETURN(ember::vm::Function function,
+                         context->LookupFunction(std::string(module->name()) +
+                                                 "." + options.function));
 
   std::vector<double> wall_ms;
   std::vector<double> cpu_ms;
@@ -237,7 +247,8 @@ Status Run(const Options& options) {
     auto stop = std::chrono::steady_clock::now();
     double cpu_stop = ProcessCpuMs();
     if (!outcome.ok()) return std::move(outcome).status();
-    wall_ms.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+    wall_ms.push_back(
+        std::chrono::duration<double, std::milli>(stop - start).count());
     cpu_ms.push_back(cpu_stop - cpu_start);
     results = std::move(*outcome);
   }
@@ -277,7 +288,8 @@ int main(int argc, char** argv) {
       char* end = nullptr;
       options.repeat = std::strtol(value, &end, 10);
       if (*value == '\0' || *end != '\0' || options.repeat < 1) {
-        std::fprintf(stderr, "ember-run-module: --repeat needs a positive count\n");
+        std::fprintf(stderr,
+                     "ember-run-module: --repeat needs a positive count\n");
         return 2;
       }
     } else if (std::strcmp(arg, "--print-timing") == 0) {

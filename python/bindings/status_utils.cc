@@ -16,24 +16,17 @@ namespace ember::python {
   PyObject* type = PyExc_RuntimeError;
   switch (status.code()) {
     case StatusCode::kInvalidArgument:
-    case StatusCode::kNotFound:
-      type = PyExc_ValueError;
-      break;
-    case StatusCode::kOutOfRange:
-      type = PyExc_IndexError;
-      break;
-    case StatusCode::kUnimplemented:
-      type = PyExc_NotImplementedError;
-      break;
-    default:
-      break;
+    case StatusCode::kNotFound: type = PyExc_ValueError; break;
+    case StatusCode::kOutOfRange: type = PyExc_IndexError; break;
+    case StatusCode::kUnimplemented: type = PyExc_NotImplementedError; break;
+    default: break;
   }
   // Messages carry text from the module file (fail messages, names, source
   // locations), which need not be UTF-8: invalid bytes become \xNN escapes
   // instead of replacing the error with a UnicodeDecodeError (which is what
   // iree.runtime 3.11 raises), and NUL bytes do not cut the message short.
-  PyObject* message = PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
-                                           "backslashreplace");
+  PyObject* message = PyUnicode_DecodeUTF8(
+      text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace");
   if (message == nullptr) {
     PyErr_Clear();
     message = PyUnicode_FromString("(error message could not be decoded)");

@@ -14,7 +14,8 @@
 
 namespace ember::python {
 
-[[noreturn]] void ThrowStatus(const Status& status, const char* context = nullptr);
+[[noreturn]] void ThrowStatus(const Status& status,
+                              const char* context = nullptr);
 
 inline void CheckStatus(const Status& status, const char* context = nullptr) {
   if (!status.ok()) ThrowStatus(status, context);

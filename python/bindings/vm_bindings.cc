@@ -7,8 +7,11 @@
 // runs under the GIL whichever thread drops the last reference.
 //
 // A VmInstance owns a frozen vm::Instance; each VmModule remembers the
-// instance it was loaded with and makes its executable vm::bytecode::BytecodeModule
-// from it when a context first links it (vm_bindings.h explains why late).
+// instance it was loaded with and makes its executable
+// vm::bytecode::BytecodeModule from it when a context first links it
+// (vm_bindings.h explains why late).
+#include "python/bindings/vm_bindings.h"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -20,7 +23,6 @@
 #include <string>
 
 #include "python/bindings/status_utils.h"
-#include "python/bindings/vm_bindings.h"
 #include "runtime/base/byte_storage.h"
 #include "runtime/vm/bytecode/module_dump.h"
 #include "runtime/vm/bytecode/module_file.h"
@@ -30,11 +32,12 @@ using namespace nb::literals;
 
 namespace ember::python {
 
-Result<std::shared_ptr<vm::bytecode::BytecodeModule>> LoadedModule::Executable() {
+Result<std::shared_ptr<vm::bytecode::BytecodeModule>>
+LoadedModule::Executable() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!executable_) {
-    EMBER_ASSIGN_OR_RETURN(executable_,
-                           vm::bytecode::BytecodeModule::Create(instance_, file_));
+    EMBER_ASSIGN_OR_RETURN(
+        executable_, vm::bytecode::BytecodeModule::Create(instance_, file_));
   }
   return executable_;
 }
@@ -87,8 +90,8 @@ nb::object MemoryViewOf(std::shared_ptr<const ByteStorage> storage) {
     delete static_cast<std::shared_ptr<const ByteStorage>*>(p);
   });
   size_t shape[1] = {storage->size()};
-  nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(
-      storage->data(), 1, shape, owner);
+  nb::ndarray<nb::numpy, const uint8_t, nb::ndim<1>> array(storage->data(), 1,
+                                                           shape, owner);
   nb::object numpy_array = nb::cast(array);
   return nb::steal(PyMemoryView_FromObject(numpy_array.ptr()));
 }
@@ -141,9 +144,9 @@ VmModule WrapBuffer(VmInstance* instance, nb::object buffer,
          "; expected alignment 64 (use copy_buffer or mmap)")
             .c_str());
   }
-  auto storage = Unwrap(ByteStorage::WrapExternal(
-      {static_cast<const uint8_t*>(data), size},
-      [owner] { ReleasePythonOwner(owner); }));
+  auto storage = Unwrap(
+      ByteStorage::WrapExternal({static_cast<const uint8_t*>(data), size},
+                                [owner] { ReleasePythonOwner(owner); }));
   VmModule module = LoadStorage(instance, std::move(storage), buffer);
   // Only a module that exists gets its callbacks (as in iree.runtime): a
   // failed load releases the buffer export and nothing else.
@@ -158,8 +161,7 @@ VmModule FromBuffer(VmInstance* instance, nb::object buffer,
   if (PyObject_GetBuffer(buffer.ptr(), &view, PyBUF_SIMPLE) != 0) {
     throw nb::python_error();
   }
-  bool aligned =
-      reinterpret_cast<uintptr_t>(view.buf) % kStorageAlignment == 0;
+  bool aligned = reinterpret_cast<uintptr_t>(view.buf) % kStorageAlignment == 0;
   PyBuffer_Release(&view);
   if (aligned) return WrapBuffer(instance, buffer, nb::none(), false);
   if (warn_if_copy) {
@@ -198,8 +200,8 @@ VmModule MMap(VmInstance* instance, const std::string& path,
   }
   // Compose: the wrapper drops the mapping, then runs the user's callback.
   auto* owner = new PythonBufferOwner();
-  auto storage = Unwrap(ByteStorage::WrapExternal(
-      mapped->span(), [owner, mapped]() mutable {
+  auto storage = Unwrap(
+      ByteStorage::WrapExternal(mapped->span(), [owner, mapped]() mutable {
         mapped.reset();
         ReleasePythonOwner(owner);
       }));
@@ -233,8 +235,7 @@ const bytecode::FunctionSignatureDef& FunctionSignature(
     case Linkage::kImport:
     case Linkage::kImportOptional:
       return def.imported_functions[function.ordinal].signature;
-    case Linkage::kInternal:
-      break;
+    case Linkage::kInternal: break;
   }
   return def.function_signatures[function.ordinal];
 }
@@ -242,9 +243,8 @@ const bytecode::FunctionSignatureDef& FunctionSignature(
 nb::str Str(std::string_view text) {
   // Module strings are untrusted bytes; decode leniently so a bad byte can
   // never make a property raise.
-  return nb::steal<nb::str>(
-      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()),
-                           "replace"));
+  return nb::steal<nb::str>(PyUnicode_DecodeUTF8(
+      text.data(), static_cast<Py_ssize_t>(text.size()), "replace"));
 }
 
 nb::dict Reflection(const VmFunction& function) {
@@ -300,20 +300,21 @@ void BindVm(nb::module_& m) {
       .value("EXPORT", Linkage::kExport)
       .value("EXPORT_OPTIONAL", Linkage::kExportOptional);
 
-  nb::class_<VmInstance>(m, "VmInstance")
-      .def("__init__", [](VmInstance* self) {
-        std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
-        // Nothing beyond the builtin vm.buffer / vm.list to register yet;
-        // the HAL layer will add its types here before freezing.
-        instance->Freeze();
-        new (self) VmInstance{std::move(instance)};
-      });
+  nb::class_<VmInstance>(m, "VmInstance").def("__init__", [](VmInstance* self) {
+    std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
+    // Nothing beyond the builtin vm.buffer / vm.list to register yet;
+    // the HAL layer will add its types here before freezing.
+    instance->Freeze();
+    new (self) VmInstance{std::move(instance)};
+  });
 
   nb::class_<VmFunction>(m, "VmFunction")
-      .def_prop_ro("linkage",
-                   [](const VmFunction& f) { return static_cast<int>(f.linkage); })
+      .def_prop_ro(
+          "linkage",
+          [](const VmFunction& f) { return static_cast<int>(f.linkage); })
       .def_prop_ro("ordinal", [](const VmFunction& f) { return f.ordinal; })
-      .def_prop_ro("name", [](const VmFunction& f) { return Str(FunctionName(f)); })
+      .def_prop_ro("name",
+                   [](const VmFunction& f) { return Str(FunctionName(f)); })
       .def_prop_ro("module_name",
                    [](const VmFunction& f) { return Str(f.file().name()); })
       .def_prop_ro("reflection", &Reflection)
@@ -321,8 +322,8 @@ void BindVm(nb::module_& m) {
         std::string repr = "<VmFunction ";
         repr += nb::cast<std::string>(Str(FunctionName(f)));
         repr += "(";
-        repr += nb::cast<std::string>(
-            Str(FunctionSignature(f).calling_convention));
+        repr +=
+            nb::cast<std::string>(Str(FunctionSignature(f).calling_convention));
         repr += "), reflection = ";
         repr += nb::cast<std::string>(nb::repr(Reflection(f)));
         repr += ">";
@@ -346,27 +347,32 @@ void BindVm(nb::module_& m) {
       .def_static("mmap", &MMap, "instance"_a, "filepath"_a,
                   "destroy_callback"_a = nb::none(),
                   "Maps a module file read-only and loads it in place.")
-      .def_prop_ro("name", [](const VmModule& self) { return Str(self.file().name()); })
+      .def_prop_ro("name",
+                   [](const VmModule& self) { return Str(self.file().name()); })
       .def_prop_ro("version",
                    [](const VmModule& self) { return self.file().version(); })
-      .def_prop_ro("function_names",
-                   [](const VmModule& self) {
-                     nb::list names;
-                     for (const auto& e : self.file().def().exported_functions) {
-                       names.append(Str(e.local_name));
-                     }
-                     return names;
-                   })
+      .def_prop_ro(
+          "function_names",
+          [](const VmModule& self) {
+            nb::list names;
+            for (const auto& e : self.file().def().exported_functions) {
+              names.append(Str(e.local_name));
+            }
+            return names;
+          })
       .def_prop_ro("stashed_flatbuffer_blob",
                    [](const VmModule& self) { return self.blob; })
       .def("lookup_function", &LookupFunction, "name"_a,
            "linkage"_a = Linkage::kExport)
-      .def("dump", [](const VmModule& self, bool json, bool verbose) {
-             if (json) return bytecode::DumpModuleJson(self.file());
-             return bytecode::DumpModuleText(self.file(), {verbose});
-           }, "json"_a = false, "verbose"_a = false,
-           "The module's structure as text (or JSON), as ember-dump-module "
-           "prints it.")
+      .def(
+          "dump",
+          [](const VmModule& self, bool json, bool verbose) {
+            if (json) return bytecode::DumpModuleJson(self.file());
+            return bytecode::DumpModuleText(self.file(), {verbose});
+          },
+          "json"_a = false, "verbose"_a = false,
+          "The module's structure as text (or JSON), as ember-dump-module "
+          "prints it.")
       .def("__repr__", [](const VmModule& self) {
         std::string repr = "<VmModule ";
         repr += nb::cast<std::string>(Str(self.file().name()));

@@ -5,9 +5,9 @@
 // A VmModule is loaded in two steps. Loading (copy_buffer, mmap, ...) parses
 // and verifies the file, which is all that the descriptive API (name,
 // function_names, lookup_function, reflection) needs. The executable
-// vm::bytecode::BytecodeModule -- the type table resolved against the instance's
-// registry, every function's bytecode verified -- is made the first time a
-// context links the module, and then shared by every context and every
+// vm::bytecode::BytecodeModule -- the type table resolved against the
+// instance's registry, every function's bytecode verified -- is made the first
+// time a context links the module, and then shared by every context and every
 // VmFunction of that module. Deferring it keeps loading a module whose
 // types the instance does not know (a HAL program before the HAL layer
 // exists) a success, as before; the error comes where the module is used.
@@ -20,8 +20,8 @@
 #include <mutex>
 
 #include "runtime/base/status.h"
-#include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
+#include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/instance.h"
 
 namespace ember::python {

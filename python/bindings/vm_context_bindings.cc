@@ -84,8 +84,9 @@ Status RegisterLocked(
     vm::Context& context,
     const std::vector<std::shared_ptr<LoadedModule>>& modules) {
   for (const std::shared_ptr<LoadedModule>& module : modules) {
-    EMBER_ASSIGN_OR_RETURN(std::shared_ptr<vm::bytecode::BytecodeModule> executable,
-                           module->Executable());
+    EMBER_ASSIGN_OR_RETURN(
+        std::shared_ptr<vm::bytecode::BytecodeModule> executable,
+        module->Executable());
     EMBER_RETURN_IF_ERROR(context.RegisterModule(std::move(executable)));
   }
   return Status::Ok();
@@ -169,18 +170,10 @@ Status MarshalArguments(std::string_view types, const vm::List& inputs,
   for (size_t i = 0; i < types.size(); ++i) {
     vm::ValueType type = vm::ValueType::kNone;
     switch (types[i]) {
-      case 'i':
-        type = vm::ValueType::kI32;
-        break;
-      case 'I':
-        type = vm::ValueType::kI64;
-        break;
-      case 'f':
-        type = vm::ValueType::kF32;
-        break;
-      case 'F':
-        type = vm::ValueType::kF64;
-        break;
+      case 'i': type = vm::ValueType::kI32; break;
+      case 'I': type = vm::ValueType::kI64; break;
+      case 'f': type = vm::ValueType::kF32; break;
+      case 'F': type = vm::ValueType::kF64; break;
       case 'r': {
         EMBER_ASSIGN_OR_RETURN(vm::VmRef ref, inputs.GetRef(i),
                                "reading argument %zu (a ref)", i);

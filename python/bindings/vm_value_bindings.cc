@@ -28,6 +28,8 @@
 // lock of its own. Separate lists may be used from separate threads; one list
 // shared between threads needs the caller's synchronisation on free-threaded
 // Python.
+#include "python/bindings/vm_value_bindings.h"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
@@ -39,7 +41,6 @@
 #include <unordered_set>
 
 #include "python/bindings/status_utils.h"
-#include "python/bindings/vm_value_bindings.h"
 #include "runtime/base/ref_counted.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/list.h"
@@ -102,20 +103,14 @@ vm::VmRef RefOf(nb::handle object) {
 
 nb::object ValueToPython(const vm::Value& value) {
   switch (value.type()) {
-    case vm::ValueType::kI8:
-      return nb::int_(value.i8());
-    case vm::ValueType::kI16:
-      return nb::int_(value.i16());
-    case vm::ValueType::kI32:
-      return nb::int_(value.i32());
-    case vm::ValueType::kI64:
-      return nb::int_(value.i64());
+    case vm::ValueType::kI8: return nb::int_(value.i8());
+    case vm::ValueType::kI16: return nb::int_(value.i16());
+    case vm::ValueType::kI32: return nb::int_(value.i32());
+    case vm::ValueType::kI64: return nb::int_(value.i64());
     case vm::ValueType::kF32:
       return nb::float_(static_cast<double>(value.f32()));
-    case vm::ValueType::kF64:
-      return nb::float_(value.f64());
-    case vm::ValueType::kNone:
-      break;
+    case vm::ValueType::kF64: return nb::float_(value.f64());
+    case vm::ValueType::kNone: break;
   }
   throw nb::value_error("Unsupported VM value type conversion");
 }
@@ -123,20 +118,13 @@ nb::object ValueToPython(const vm::Value& value) {
 // IREE prints values with std::to_string, so floats print as "%f".
 std::string ValueToString(const vm::Value& value) {
   switch (value.type()) {
-    case vm::ValueType::kI8:
-      return std::to_string(value.i8());
-    case vm::ValueType::kI16:
-      return std::to_string(value.i16());
-    case vm::ValueType::kI32:
-      return std::to_string(value.i32());
-    case vm::ValueType::kI64:
-      return std::to_string(value.i64());
-    case vm::ValueType::kF32:
-      return std::to_string(value.f32());
-    case vm::ValueType::kF64:
-      return std::to_string(value.f64());
-    case vm::ValueType::kNone:
-      break;
+    case vm::ValueType::kI8: return std::to_string(value.i8());
+    case vm::ValueType::kI16: return std::to_string(value.i16());
+    case vm::ValueType::kI32: return std::to_string(value.i32());
+    case vm::ValueType::kI64: return std::to_string(value.i64());
+    case vm::ValueType::kF32: return std::to_string(value.f32());
+    case vm::ValueType::kF64: return std::to_string(value.f64());
+    case vm::ValueType::kNone: break;
   }
   throw nb::value_error("Unsupported VM value type to string");
 }

@@ -43,10 +43,9 @@ Result<std::shared_ptr<const ByteStorage>> ByteStorage::MapFile(
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     int error = errno;
-    return MakeStatus(error == ENOENT ? StatusCode::kNotFound
-                                      : StatusCode::kPermissionDenied,
-                      "cannot open '%s': %s", path.c_str(),
-                      std::strerror(error));
+    return MakeStatus(
+        error == ENOENT ? StatusCode::kNotFound : StatusCode::kPermissionDenied,
+        "cannot open '%s': %s", path.c_str(), std::strerror(error));
   }
   struct stat info;
   if (::fstat(fd, &info) != 0) {

@@ -41,8 +41,8 @@ Status::Status(const Status& other) {
 
 Status& Status::operator=(const Status& other) {
   if (this != &other) {
-    payload_ = other.payload_ ? std::make_unique<Payload>(*other.payload_)
-                              : nullptr;
+    payload_ =
+        other.payload_ ? std::make_unique<Payload>(*other.payload_) : nullptr;
   }
   return *this;
 }

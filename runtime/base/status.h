@@ -60,7 +60,9 @@ class [[nodiscard]] Status {
   static Status Ok() { return Status(); }
 
   bool ok() const { return payload_ == nullptr; }
-  StatusCode code() const { return payload_ ? payload_->code : StatusCode::kOk; }
+  StatusCode code() const {
+    return payload_ ? payload_->code : StatusCode::kOk;
+  }
   // The innermost message, without annotations.
   std::string_view message() const;
   // "CODE: message; while a; while b" -- what a user sees.
@@ -90,9 +92,9 @@ std::string StringPrintf(const char* format, ...)
     __attribute__((format(printf, 1, 2)));
 std::string StringPrintfV(const char* format, va_list args);
 
-#define EMBER_STATUS_HELPER(name, code_value)                                 \
-  inline Status name(std::string message) {                                   \
-    return Status(StatusCode::code_value, std::move(message));                \
+#define EMBER_STATUS_HELPER(name, code_value)                  \
+  inline Status name(std::string message) {                    \
+    return Status(StatusCode::code_value, std::move(message)); \
   }
 EMBER_STATUS_HELPER(InvalidArgumentError, kInvalidArgument)
 EMBER_STATUS_HELPER(NotFoundError, kNotFound)
@@ -129,9 +131,18 @@ class [[nodiscard]] Result {
     return ok() ? Status() : std::move(std::get<0>(storage_));
   }
 
-  T& value() & { CheckOk(); return std::get<1>(storage_); }
-  const T& value() const& { CheckOk(); return std::get<1>(storage_); }
-  T&& value() && { CheckOk(); return std::move(std::get<1>(storage_)); }
+  T& value() & {
+    CheckOk();
+    return std::get<1>(storage_);
+  }
+  const T& value() const& {
+    CheckOk();
+    return std::get<1>(storage_);
+  }
+  T&& value() && {
+    CheckOk();
+    return std::move(std::get<1>(storage_));
+  }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
   T& operator*() & { return value(); }
@@ -152,7 +163,9 @@ void Result<T>::CheckOk() const {
 namespace status_internal {
 inline Status AsStatus(Status status) { return status; }
 template <typename T>
-inline Status AsStatus(Result<T> result) { return std::move(result).status(); }
+inline Status AsStatus(Result<T> result) {
+  return std::move(result).status();
+}
 inline Status AnnotateF(Status status) { return status; }
 Status AnnotateF(Status status, const char* format, ...)
     __attribute__((format(printf, 2, 3)));
@@ -165,8 +178,7 @@ Status AnnotateF(Status status, const char* format, ...)
 // printf-style "while ..." note.
 #define EMBER_RETURN_IF_ERROR(expr, ...)                                      \
   do {                                                                        \
-    ::ember::Status ember_status_ =                                           \
-        ::ember::status_internal::AsStatus(expr);                             \
+    ::ember::Status ember_status_ = ::ember::status_internal::AsStatus(expr); \
     if (__builtin_expect(!ember_status_.ok(), 0)) {                           \
       return ::ember::status_internal::AnnotateF(                             \
           std::move(ember_status_) __VA_OPT__(, ) __VA_ARGS__);               \
@@ -174,15 +186,15 @@ Status AnnotateF(Status status, const char* format, ...)
   } while (false)
 
 // `EMBER_ASSIGN_OR_RETURN(auto x, MakeX());`
-#define EMBER_ASSIGN_OR_RETURN(lhs, expr, ...)                                \
-  EMBER_ASSIGN_OR_RETURN_IMPL(EMBER_CONCAT(ember_result_, __COUNTER__), lhs,     \
+#define EMBER_ASSIGN_OR_RETURN(lhs, expr, ...)                               \
+  EMBER_ASSIGN_OR_RETURN_IMPL(EMBER_CONCAT(ember_result_, __COUNTER__), lhs, \
                               expr __VA_OPT__(, ) __VA_ARGS__)
-#define EMBER_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr, ...)                      \
-  auto tmp = (expr);                                                          \
-  if (__builtin_expect(!tmp.ok(), 0)) {                                       \
-    return ::ember::status_internal::AnnotateF(                               \
-        std::move(tmp).status() __VA_OPT__(, ) __VA_ARGS__);                  \
-  }                                                                           \
+#define EMBER_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr, ...)     \
+  auto tmp = (expr);                                         \
+  if (__builtin_expect(!tmp.ok(), 0)) {                      \
+    return ::ember::status_internal::AnnotateF(              \
+        std::move(tmp).status() __VA_OPT__(, ) __VA_ARGS__); \
+  }                                                          \
   lhs = std::move(tmp).value()
 
 }  // namespace ember

@@ -17,7 +17,8 @@ Status Outer(StatusCode code) {
 }
 
 Result<int> Half(int value) {
-  if (value % 2) return InvalidArgumentError("odd value " + std::to_string(value));
+  if (value % 2)
+    return InvalidArgumentError("odd value " + std::to_string(value));
   return value / 2;
 }
 

@@ -20,13 +20,15 @@ struct StringIdentity {
   size_t size = 0;
 
   StringIdentity() = default;
-  explicit StringIdentity(std::string_view text) : data(text.data()), size(text.size()) {}
+  explicit StringIdentity(std::string_view text)
+      : data(text.data()), size(text.size()) {}
   bool operator==(const StringIdentity&) const = default;
 };
 
 struct StringIdentityHash {
   size_t operator()(const StringIdentity& key) const {
-    return std::hash<const void*>()(key.data) ^ (key.size * uint64_t{0x9E3779B97F4A7C15});
+    return std::hash<const void*>()(key.data) ^
+           (key.size * uint64_t{0x9E3779B97F4A7C15});
   }
 };
 

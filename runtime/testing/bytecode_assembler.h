@@ -44,7 +44,8 @@ class BytecodeAssembler {
   // Sets the u32 at `at` (a branch target written as 0 before the target
   // block existed).
   void Patch(size_t at, uint32_t value) {
-    for (int i = 0; i < 4; ++i) bytes_[at + i] = static_cast<uint8_t>(value >> (8 * i));
+    for (int i = 0; i < 4; ++i)
+      bytes_[at + i] = static_cast<uint8_t>(value >> (8 * i));
   }
 
   // Returns the marker's pc.

@@ -36,13 +36,12 @@ std::vector<CorpusFile> LoadCorpus(const std::string& filter) {
     if (entry.path().extension() != ".vmfb") continue;
     std::string name = entry.path().stem().string();
     if (!filter.empty() && name.find(filter) == std::string::npos) continue;
-    files.push_back({name, entry.path().string(),
-                     ReadFileBytes(entry.path().string())});
+    files.push_back(
+        {name, entry.path().string(), ReadFileBytes(entry.path().string())});
   }
-  std::sort(files.begin(), files.end(),
-            [](const CorpusFile& a, const CorpusFile& b) {
-              return a.name < b.name;
-            });
+  std::sort(
+      files.begin(), files.end(),
+      [](const CorpusFile& a, const CorpusFile& b) { return a.name < b.name; });
   return files;
 }
 

@@ -40,7 +40,9 @@ class FlatWriter {
   }
   void Put32(size_t at, uint32_t value) { std::memcpy(&bytes_[at], &value, 4); }
   // Points the uoffset word at `at` to `target` (which must follow it).
-  void Link(size_t at, size_t target) { Put32(at, static_cast<uint32_t>(target - at)); }
+  void Link(size_t at, size_t target) {
+    Put32(at, static_cast<uint32_t>(target - at));
+  }
 
   // A table of 4-byte words, word k in vtable slot `slots[k]`; returns its
   // position (word k lives at position + 4 + 4 * k).
@@ -69,7 +71,8 @@ class FlatWriter {
     Push16(static_cast<uint16_t>(4 + 2 * slot_count));
     Push16(static_cast<uint16_t>(4 + 4 * slot_count));
     for (int slot = 0; slot < slot_count; ++slot) {
-      const bool set = std::find(present.begin(), present.end(), slot) != present.end();
+      const bool set =
+          std::find(present.begin(), present.end(), slot) != present.end();
       Push16(set ? static_cast<uint16_t>(4 + 4 * slot) : uint16_t{0});
     }
     const size_t at = U32(0);
@@ -77,7 +80,9 @@ class FlatWriter {
     for (int slot = 0; slot < slot_count; ++slot) U32(0);
     return at;
   }
-  static size_t Field(size_t table, int slot) { return table + 4 + 4 * static_cast<size_t>(slot); }
+  static size_t Field(size_t table, int slot) {
+    return table + 4 + 4 * static_cast<size_t>(slot);
+  }
 
   size_t String(std::string_view text) {
     const size_t at = U32(static_cast<uint32_t>(text.size()));

@@ -23,9 +23,11 @@ Result<CallingConvention> ParseCallingConvention(std::string_view cconv) {
     size_t span_length = 0;
     for (char c : *side) {
       switch (c) {
-        case 'i': case 'I': case 'f': case 'F': case 'r':
-          ++span_length;
-          break;
+        case 'i':
+        case 'I':
+        case 'f':
+        case 'F':
+        case 'r': ++span_length; break;
         case 'C':
           if (in_span) return InvalidArgumentError("nested variadic span");
           in_span = true;
@@ -37,9 +39,8 @@ Result<CallingConvention> ParseCallingConvention(std::string_view cconv) {
           in_span = false;
           break;
         default:
-          return InvalidArgumentError(
-              StringPrintf("unknown type character 0x%02x",
-                           static_cast<unsigned char>(c)));
+          return InvalidArgumentError(StringPrintf(
+              "unknown type character 0x%02x", static_cast<unsigned char>(c)));
       }
     }
     if (in_span) return InvalidArgumentError("unterminated variadic span");

@@ -29,7 +29,8 @@ Context::Context(std::shared_ptr<const Instance> instance)
 Context::~Context() {
   for (size_t i = entries_.size(); i-- > 0;) {
     Entry& entry = entries_[i];
-    if (std::optional<Function> deinit = entry.module->LookupExport("__deinit")) {
+    if (std::optional<Function> deinit =
+            entry.module->LookupExport("__deinit")) {
       Invoke(*deinit, {}, {}).IgnoreError();
     }
   }
@@ -126,7 +127,8 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
     std::string_view function_name = import.full_name.substr(dot + 1);
     Module* target_module = FindModule(module_name);
     std::optional<Function> target;
-    if (target_module != nullptr) target = target_module->LookupExport(function_name);
+    if (target_module != nullptr)
+      target = target_module->LookupExport(function_name);
     if (!target) {
       if (import.optional) {
         resolved.emplace(key, std::nullopt);  // absent: skipped each time
@@ -153,10 +155,9 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
           import.calling_convention.data(),
           static_cast<int>(target_cconv.size()), target_cconv.data());
     }
-    EMBER_RETURN_IF_ERROR(module.ResolveImport(state, i, *target),
-                          "resolving import '%.*s'",
-                          static_cast<int>(import.full_name.size()),
-                          import.full_name.data());
+    EMBER_RETURN_IF_ERROR(
+        module.ResolveImport(state, i, *target), "resolving import '%.*s'",
+        static_cast<int>(import.full_name.size()), import.full_name.data());
     resolved.emplace(key, *target);
   }
   return Status::Ok();
@@ -170,12 +171,11 @@ Status Context::RegisterModule(std::shared_ptr<Module> module) {
                       "a module named '%s' is already registered",
                       name.c_str());
   }
-  EMBER_RETURN_IF_ERROR(CheckDependencies(*module),
-                        "registering module '%s'", name.c_str());
+  EMBER_RETURN_IF_ERROR(CheckDependencies(*module), "registering module '%s'",
+                        name.c_str());
   EMBER_ASSIGN_OR_RETURN(std::unique_ptr<ModuleState> state,
                          module->CreateState(*this),
-                         "creating the state of module '%s'",
-                         name.c_str());
+                         "creating the state of module '%s'", name.c_str());
   EMBER_RETURN_IF_ERROR(ResolveImports(*module, *state),
                         "registering module '%s'", name.c_str());
   entries_.push_back(Entry{module, std::move(state)});
@@ -183,8 +183,8 @@ Status Context::RegisterModule(std::shared_ptr<Module> module) {
     Status status = Invoke(*init, {}, {});
     if (!status.ok()) {
       entries_.pop_back();
-      return std::move(status).Annotate("running __init of module '" +
-                                        name + "'");
+      return std::move(status).Annotate("running __init of module '" + name +
+                                        "'");
     }
   }
   return Status::Ok();
@@ -203,9 +203,11 @@ Result<Function> Context::LookupFunction(std::string_view full_name) const {
     return MakeStatus(StatusCode::kNotFound, "no module named '%.*s'",
                       static_cast<int>(module_name.size()), module_name.data());
   }
-  std::optional<Function> function = module->LookupExport(full_name.substr(dot + 1));
+  std::optional<Function> function =
+      module->LookupExport(full_name.substr(dot + 1));
   if (!function) {
-    return MakeStatus(StatusCode::kNotFound, "module '%.*s' has no export '%.*s'",
+    return MakeStatus(StatusCode::kNotFound,
+                      "module '%.*s' has no export '%.*s'",
                       static_cast<int>(module_name.size()), module_name.data(),
                       static_cast<int>(full_name.size() - dot - 1),
                       full_name.data() + dot + 1);
@@ -225,7 +227,8 @@ Status Context::EnterFrame() {
 Status Context::Call(const Function& function,
                      std::span<const Variant> arguments,
                      std::span<Variant> results) {
-  if (function.is_null()) return InvalidArgumentError("call of a null function");
+  if (function.is_null())
+    return InvalidArgumentError("call of a null function");
   ModuleState* state = FindState(function.module);
   if (state == nullptr) {
     return MakeStatus(StatusCode::kFailedPrecondition,

@@ -235,8 +235,7 @@ Result<Value> List::GetValue(size_t index) const {
       }
       return element.value();
     }
-    case StorageMode::kRef:
-      break;
+    case StorageMode::kRef: break;
   }
   return FailedPreconditionError("list of refs does not store values");
 }
@@ -257,8 +256,7 @@ Status List::SetValue(size_t index, Value value) {
     case StorageMode::kVariant:
       variant_slots()[index] = Variant(value);
       return Status::Ok();
-    case StorageMode::kRef:
-      break;
+    case StorageMode::kRef: break;
   }
   return FailedPreconditionError("list of refs cannot store values");
 }
@@ -286,8 +284,7 @@ Result<VmRef> List::GetRefImpl(size_t index, bool take) {
       }
       return take ? slot.TakeRef() : slot.ref();
     }
-    case StorageMode::kValue:
-      break;
+    case StorageMode::kValue: break;
   }
   return FailedPreconditionError("list of values does not store refs");
 }
@@ -324,8 +321,7 @@ Result<VmRef> List::TakeRefOfType(size_t index, const TypeDef& type) {
 
 Status List::CheckStorable(const VmRef& ref) const {
   switch (mode_) {
-    case StorageMode::kValue:
-      return ListCannotStoreRefs();
+    case StorageMode::kValue: return ListCannotStoreRefs();
     case StorageMode::kRef:
       if (!TypeAcceptsRef(element_type_, ref)) {
         return MakeStatus(StatusCode::kInvalidArgument,
@@ -335,8 +331,7 @@ Status List::CheckStorable(const VmRef& ref) const {
                           element_type_.ToString().c_str());
       }
       return Status::Ok();
-    case StorageMode::kVariant:
-      return Status::Ok();
+    case StorageMode::kVariant: return Status::Ok();
   }
   return Status::Ok();
 }
@@ -390,10 +385,8 @@ Result<Variant> List::GetVariant(size_t index) const {
       EMBER_ASSIGN_OR_RETURN(Value value, GetValue(index));
       return Variant(value);
     }
-    case StorageMode::kRef:
-      return Variant(ref_slots()[index]);
-    case StorageMode::kVariant:
-      return variant_slots()[index];
+    case StorageMode::kRef: return Variant(ref_slots()[index]);
+    case StorageMode::kVariant: return variant_slots()[index];
   }
   return InternalError("unknown list storage mode");
 }

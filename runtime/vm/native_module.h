@@ -220,7 +220,8 @@ class ArgumentReader {
       return Status();
     }
     if (!variant->ref().Is(T::Type())) {
-      return Mismatch("expected a ref of type " + std::string(T::Type().name()));
+      return Mismatch("expected a ref of type " +
+                      std::string(T::Type().name()));
     }
     out = variant->ref().template RetainAs<T>();
     return Status();
@@ -313,8 +314,8 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
   using Results = typename Sig::ResultTuple;
   constexpr size_t kResultCount = std::tuple_size_v<Results>;
   if (results.size() != kResultCount) {
-    return InvalidArgumentError("call to '" + std::string(name) + "': expected " +
-                                std::to_string(kResultCount) +
+    return InvalidArgumentError("call to '" + std::string(name) +
+                                "': expected " + std::to_string(kResultCount) +
                                 " result slots, got " +
                                 std::to_string(results.size()));
   }
@@ -324,7 +325,8 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
   auto storage = []<size_t... I>(std::index_sequence<I...>) {
     return std::tuple<
         typename SpanStorage<std::tuple_element_t<I, Args>>::Type...>{};
-  }(std::make_index_sequence<std::tuple_size_v<Args>>());
+  }
+  (std::make_index_sequence<std::tuple_size_v<Args>>());
   Status status;
   [&]<size_t... I>(std::index_sequence<I...>) {
     (
@@ -340,7 +342,8 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
           }
         }(),
         ...);
-  }(std::make_index_sequence<std::tuple_size_v<Args>>());
+  }
+  (std::make_index_sequence<std::tuple_size_v<Args>>());
   EMBER_RETURN_IF_ERROR(std::move(status));
   EMBER_RETURN_IF_ERROR(reader.Done());
 
@@ -358,7 +361,8 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
       auto tuple = std::move(result).value();
       [&]<size_t... I>(std::index_sequence<I...>) {
         ((results[I] = Box(std::move(std::get<I>(tuple)))), ...);
-      }(std::make_index_sequence<kResultCount>());
+      }
+      (std::make_index_sequence<kResultCount>());
     }
     return Status();
   }
@@ -409,9 +413,7 @@ class NativeModule : public Module {
 
   std::string_view name() const override { return name_; }
   uint32_t version() const override { return version_; }
-  std::span<const ModuleDependency> dependencies() const override {
-    return {};
-  }
+  std::span<const ModuleDependency> dependencies() const override { return {}; }
   size_t export_count() const override { return exports_.size(); }
   ExportInfo export_info(size_t i) const override {
     return ExportInfo{exports_[i].name, exports_[i].calling_convention, {}};
@@ -425,8 +427,7 @@ class NativeModule : public Module {
   }
   Status ResolveImport(ModuleState&, size_t import_ordinal,
                        const Function&) override {
-    return InvalidArgumentError("native module '" + name_ +
-                                "' has no import " +
+    return InvalidArgumentError("native module '" + name_ + "' has no import " +
                                 std::to_string(import_ordinal));
   }
   Status Call(Context&, ModuleState& state, const Function& function,

@@ -75,9 +75,9 @@ class NativeModuleTest : public ::testing::Test {
   }
   Result<std::vector<Variant>> Call(std::string_view name,
                                     std::vector<Variant> args) {
-    EMBER_ASSIGN_OR_RETURN(Function function,
-                           context_->LookupFunction("native." +
-                                                    std::string(name)));
+    EMBER_ASSIGN_OR_RETURN(
+        Function function,
+        context_->LookupFunction("native." + std::string(name)));
     return context_->Invoke(function, args);
   }
 
@@ -178,8 +178,9 @@ TEST_F(NativeModuleTest, HostileCallsAreRejectedCleanly) {
     EXPECT_NE(result.status().ToString().find("add_one"), std::string::npos);
   }
   for (int32_t count : {-1, 2, 1000000}) {
-    auto result = Call("dot", {Variant(Value::I32(1)), Variant(Value::I32(count)),
-                               Variant(Value::I32(3)), Variant(Value::I64(4))});
+    auto result =
+        Call("dot", {Variant(Value::I32(1)), Variant(Value::I32(count)),
+                     Variant(Value::I32(3)), Variant(Value::I64(4))});
     ASSERT_FALSE(result.ok()) << count;
     EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
   }

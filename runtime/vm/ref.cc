@@ -22,14 +22,10 @@ RefType::RefType(std::string_view name) : name_(name), id_(NextRefTypeId()) {}
 
 std::string TypeDef::ToString() const {
   switch (kind_) {
-    case Kind::kValue:
-      return std::string(ValueTypeName(value_type_));
-    case Kind::kRef:
-      return std::string(ref_type_->name());
-    case Kind::kAnyRef:
-      return "?";
-    case Kind::kAny:
-      break;
+    case Kind::kValue: return std::string(ValueTypeName(value_type_));
+    case Kind::kRef: return std::string(ref_type_->name());
+    case Kind::kAnyRef: return "?";
+    case Kind::kAny: break;
   }
   return "any";
 }
@@ -38,12 +34,9 @@ bool TypeAcceptsRef(const TypeDef& type, const VmRef& ref) {
   if (ref.is_null()) return true;
   switch (type.kind()) {
     case TypeDef::Kind::kAny:
-    case TypeDef::Kind::kAnyRef:
-      return true;
-    case TypeDef::Kind::kRef:
-      return ref.type() == type.ref_type();
-    case TypeDef::Kind::kValue:
-      return false;
+    case TypeDef::Kind::kAnyRef: return true;
+    case TypeDef::Kind::kRef: return ref.type() == type.ref_type();
+    case TypeDef::Kind::kValue: return false;
   }
   return false;
 }

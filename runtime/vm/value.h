@@ -41,20 +41,13 @@ inline constexpr int kValueTypeCount = 7;
 // Storage size in bytes; 0 for kNone.
 constexpr size_t ValueTypeByteSize(ValueType type) {
   switch (type) {
-    case ValueType::kI8:
-      return 1;
-    case ValueType::kI16:
-      return 2;
-    case ValueType::kI32:
-      return 4;
-    case ValueType::kI64:
-      return 8;
-    case ValueType::kF32:
-      return 4;
-    case ValueType::kF64:
-      return 8;
-    case ValueType::kNone:
-      break;
+    case ValueType::kI8: return 1;
+    case ValueType::kI16: return 2;
+    case ValueType::kI32: return 4;
+    case ValueType::kI64: return 8;
+    case ValueType::kF32: return 4;
+    case ValueType::kF64: return 8;
+    case ValueType::kNone: break;
   }
   return 0;
 }
@@ -82,20 +75,13 @@ constexpr ValueType ValueTypeOfCconvChar(char c) {
 // The MLIR spelling: "i8" ... "f64"; "none" for kNone.
 constexpr std::string_view ValueTypeName(ValueType type) {
   switch (type) {
-    case ValueType::kI8:
-      return "i8";
-    case ValueType::kI16:
-      return "i16";
-    case ValueType::kI32:
-      return "i32";
-    case ValueType::kI64:
-      return "i64";
-    case ValueType::kF32:
-      return "f32";
-    case ValueType::kF64:
-      return "f64";
-    case ValueType::kNone:
-      break;
+    case ValueType::kI8: return "i8";
+    case ValueType::kI16: return "i16";
+    case ValueType::kI32: return "i32";
+    case ValueType::kI64: return "i64";
+    case ValueType::kF32: return "f32";
+    case ValueType::kF64: return "f64";
+    case ValueType::kNone: break;
   }
   return "none";
 }
@@ -179,18 +165,10 @@ constexpr Value Value::ConvertTo(ValueType target) const {
     // Sign-extend the source to 64 bits, then keep the target's low bits.
     int64_t wide = 0;
     switch (type_) {
-      case ValueType::kI8:
-        wide = i8();
-        break;
-      case ValueType::kI16:
-        wide = i16();
-        break;
-      case ValueType::kI32:
-        wide = i32();
-        break;
-      default:
-        wide = i64();
-        break;
+      case ValueType::kI8: wide = i8(); break;
+      case ValueType::kI16: wide = i16(); break;
+      case ValueType::kI32: wide = i32(); break;
+      default: wide = i64(); break;
     }
     return FromBits(target, static_cast<uint64_t>(wide));
   }

@@ -42,9 +42,7 @@ class YieldableTestModule final : public ember::vm::Module {
  public:
   std::string_view name() const override { return "yieldable_test"; }
   uint32_t version() const override { return 0; }
-  std::span<const ModuleDependency> dependencies() const override {
-    return {};
-  }
+  std::span<const ModuleDependency> dependencies() const override { return {}; }
   size_t export_count() const override { return 2; }
   ExportInfo export_info(size_t i) const override {
     return i == 0 ? ExportInfo{"yield_n", "0ii_i", {}}
@@ -91,9 +89,11 @@ std::string ModuleLabel(const std::string& path) {
 
 void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
                const std::string& path, bool verbose,
-               const ember::vm::bytecode::BytecodeModule::Options& options, Tally& tally) {
+               const ember::vm::bytecode::BytecodeModule::Options& options,
+               Tally& tally) {
   std::string label = ModuleLabel(path);
-  auto module = ember::vm::bytecode::BytecodeModule::LoadFile(instance, path, options);
+  auto module =
+      ember::vm::bytecode::BytecodeModule::LoadFile(instance, path, options);
   if (!module.ok()) {
     std::printf("FAILED  %s: cannot load: %s\n", label.c_str(),
                 module.status().ToString().c_str());
@@ -163,8 +163,9 @@ int main(int argc, char** argv) {
     }
   }
   if (paths.empty()) {
-    std::fprintf(stderr,
-                 "usage: vm_test_runner [--verbose] [--no-rewrite] MODULE.vmfb...\n");
+    std::fprintf(
+        stderr,
+        "usage: vm_test_runner [--verbose] [--no-rewrite] MODULE.vmfb...\n");
     return 2;
   }
   auto instance = ember::vm::Instance::Create();

@@ -1,7 +1,5 @@
 #include "runtime/vm/bytecode/bytecode_module.h"
 
-#include "runtime/vm/bytecode/verifier.h"
-
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -10,8 +8,9 @@
 #include "runtime/base/string_identity.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/bytecode_module_state_internal.h"
-#include "runtime/vm/context.h"
 #include "runtime/vm/bytecode/quickened_code.h"
+#include "runtime/vm/bytecode/verifier.h"
+#include "runtime/vm/context.h"
 
 namespace ember::vm::bytecode {
 
@@ -70,9 +69,9 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
     module->types_.push_back(type);
   }
   for (const bytecode::ModuleDependencyDef& dependency : def.dependencies) {
-    module->dependencies_.push_back(ModuleDependency{
-        dependency.name, dependency.minimum_version,
-        (dependency.flags & bytecode::kLinkOptional) != 0});
+    module->dependencies_.push_back(
+        ModuleDependency{dependency.name, dependency.minimum_version,
+                         (dependency.flags & bytecode::kLinkOptional) != 0});
   }
   SignatureCache signatures;
   for (const bytecode::ImportFunctionDef& import : def.imported_functions) {
@@ -84,12 +83,16 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
     module->import_signatures_.push_back(signature);
   }
   for (size_t i = 0; i < def.function_descriptors.size(); ++i) {
-    const bytecode::FunctionDescriptor& descriptor = def.function_descriptors[i];
+    const bytecode::FunctionDescriptor& descriptor =
+        def.function_descriptors[i];
     FunctionInfo info;
     info.code = file->FunctionBytecode(i);
-    info.i32_register_count = static_cast<uint16_t>(descriptor.i32_register_count);
-    info.ref_register_count = static_cast<uint16_t>(descriptor.ref_register_count);
-    if (i < def.function_signatures.size() && def.function_signatures[i].present) {
+    info.i32_register_count =
+        static_cast<uint16_t>(descriptor.i32_register_count);
+    info.ref_register_count =
+        static_cast<uint16_t>(descriptor.ref_register_count);
+    if (i < def.function_signatures.size() &&
+        def.function_signatures[i].present) {
       signatures.Parse(def.function_signatures[i].calling_convention, &info);
     }
     module->functions_.push_back(info);
@@ -97,7 +100,8 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
   module->function_attrs_.resize(def.function_descriptors.size());
   std::vector<bool> attrs_built(def.function_descriptors.size(), false);
   module->rewrite_bytecode_ = options.rewrite_bytecode;
-  module->prepared_ = std::make_unique<PreparedCode[]>(module->functions_.size());
+  module->prepared_ =
+      std::make_unique<PreparedCode[]>(module->functions_.size());
   if (options.prepare_all_functions) {
     for (size_t i = 0; i < module->functions_.size(); ++i) {
       EMBER_RETURN_IF_ERROR(module->QuickenedCode(i).status());
@@ -116,8 +120,8 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
             ReflectionAttr{attr.key, attr.value});
       }
     }
-    module->export_by_name_.emplace(entry.name,
-                                    static_cast<uint32_t>(module->exports_.size()));
+    module->export_by_name_.emplace(
+        entry.name, static_cast<uint32_t>(module->exports_.size()));
     module->exports_.push_back(entry);
   }
   for (size_t i = 0; i < file->rodata_count(); ++i) {
@@ -146,11 +150,14 @@ ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
                     function_attrs_[entry.internal_ordinal]};
 }
 
-Result<const uint8_t*> BytecodeModule::PrepareQuickenedCode(size_t ordinal) const {
-  if (ordinal >= functions_.size()) return OutOfRangeError("internal function ordinal");
+Result<const uint8_t*> BytecodeModule::PrepareQuickenedCode(
+    size_t ordinal) const {
+  if (ordinal >= functions_.size())
+    return OutOfRangeError("internal function ordinal");
   PreparedCode& slot = prepared_[ordinal];
   std::lock_guard<std::mutex> lock(prepare_mutex_);
-  if (const uint8_t* code = slot.code.load(std::memory_order_relaxed)) return code;
+  if (const uint8_t* code = slot.code.load(std::memory_order_relaxed))
+    return code;
   EMBER_ASSIGN_OR_RETURN(
       slot.storage,
       bytecode::MakeQuickenedCode(
@@ -183,7 +190,8 @@ std::string BytecodeModule::QualifiedFunctionName(size_t ordinal) const {
   std::string_view debug_name = file_->FunctionDebugName(ordinal);
   if (!debug_name.empty()) return result + std::string(debug_name);
   for (const ExportEntry& entry : exports_) {
-    if (entry.internal_ordinal == ordinal) return result + std::string(entry.name);
+    if (entry.internal_ordinal == ordinal)
+      return result + std::string(entry.name);
   }
   return result + "#" + std::to_string(ordinal);
 }
@@ -230,8 +238,8 @@ Status BytecodeModule::Call(Context& context, ModuleState& state,
       return InvalidArgumentError("cannot call an import of a module directly");
   }
   return bytecode::Execute(context, *this,
-                                    static_cast<BytecodeModuleState&>(state),
-                                    ordinal, arguments, results);
+                           static_cast<BytecodeModuleState&>(state), ordinal,
+                           arguments, results);
 }
 
 }  // namespace ember::vm::bytecode

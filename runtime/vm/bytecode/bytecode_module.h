@@ -124,7 +124,8 @@ class BytecodeModule final : public Module {
   Result<const uint8_t*> QuickenedCode(size_t ordinal) const {
     if (ordinal < functions_.size()) {
       // Once made, a copy is read with one acquire load (every call).
-      if (const uint8_t* code = prepared_[ordinal].code.load(std::memory_order_acquire)) {
+      if (const uint8_t* code =
+              prepared_[ordinal].code.load(std::memory_order_acquire)) {
         return code;
       }
     }

@@ -300,10 +300,8 @@ bool IsResultKind(FieldKind kind) {
     case FieldKind::kResF32:
     case FieldKind::kResF64:
     case FieldKind::kResRefMove:
-    case FieldKind::kListResults:
-      return true;
-    default:
-      return false;
+    case FieldKind::kListResults: return true;
+    default: return false;
   }
 }
 
@@ -339,8 +337,7 @@ std::string DisassembleInstruction(const DecodedInstruction& instruction) {
         begin_operand();
         operands += StringPrintf("^0x%X", field.u32());
         continue;
-      default:
-        break;
+      default: break;
     }
     begin_operand();
     switch (kind) {
@@ -376,9 +373,7 @@ std::string DisassembleInstruction(const DecodedInstruction& instruction) {
       case FieldKind::kTypeOrdinal:
         operands += StringPrintf("!type[%u]", field.u32());
         break;
-      case FieldKind::kString:
-        AppendQuoted(&operands, field.string);
-        break;
+      case FieldKind::kString: AppendQuoted(&operands, field.string); break;
       case FieldKind::kBranchTableCases: {
         operands += '{';
         uint32_t index = 0;

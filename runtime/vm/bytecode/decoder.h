@@ -60,7 +60,8 @@ class RegisterList {
 };
 
 // Branch operand remapping: (source register, destination register) pairs,
-// applied in order (as IREE does; the compiler orders them) when the branch is taken.
+// applied in order (as IREE does; the compiler orders them) when the branch is
+// taken.
 class RemapList {
  public:
   RemapList() = default;

@@ -96,8 +96,8 @@ Result<FlatTable> FlatBufferReader::TableAtOffset(uint32_t offset) {
   return table;
 }
 
-Result<uint32_t> FlatBufferReader::FieldOffset(const FlatTable& table,
-                                               int slot, size_t field_size) {
+Result<uint32_t> FlatBufferReader::FieldOffset(const FlatTable& table, int slot,
+                                               size_t field_size) {
   if (!table.present) return uint32_t{0};
   uint32_t entry = 4 + 2 * static_cast<uint32_t>(slot);
   if (entry + 2 > table.vtable_size) return uint32_t{0};
@@ -130,9 +130,8 @@ Result<std::string_view> FlatBufferReader::StringAtOffset(uint32_t offset) {
     return Error(offset + 4 + uint64_t{length},
                  "string of %u bytes is not NUL-terminated", length);
   }
-  return std::string_view(reinterpret_cast<const char*>(buffer_.data()) +
-                              offset + 4,
-                          length);
+  return std::string_view(
+      reinterpret_cast<const char*>(buffer_.data()) + offset + 4, length);
 }
 
 Result<std::string_view> FlatBufferReader::String(const FlatTable& table,
@@ -157,9 +156,8 @@ Result<FlatVector> FlatBufferReader::Vector(const FlatTable& table, int slot,
   uint32_t count = Load<uint32_t>(offset);
   uint64_t available = buffer_.size() - (uint64_t{offset} + 4);
   if (count > available / element_size) {
-    return Error(offset,
-                 "vector of %u elements of %zu bytes runs past the end", count,
-                 element_size);
+    return Error(offset, "vector of %u elements of %zu bytes runs past the end",
+                 count, element_size);
   }
   return FlatVector{offset + 4, count, true};
 }

@@ -35,10 +35,10 @@ class FlatBufferReader;
 // A verified table: its position and vtable, with the slot count known to be
 // inside the buffer.
 struct FlatTable {
-  uint32_t offset = 0;         // table start (soffset to vtable lives here)
-  uint32_t vtable = 0;         // vtable start
-  uint16_t vtable_size = 0;    // bytes, including the two u16 headers
-  uint16_t inline_size = 0;    // bytes of the table's inline data
+  uint32_t offset = 0;       // table start (soffset to vtable lives here)
+  uint32_t vtable = 0;       // vtable start
+  uint16_t vtable_size = 0;  // bytes, including the two u16 headers
+  uint16_t inline_size = 0;  // bytes of the table's inline data
   bool present = false;
 };
 
@@ -90,7 +90,8 @@ class FlatBufferReader {
   template <typename T>
   T ScalarAt(const FlatVector& vector, uint32_t index) const {
     T value;
-    std::memcpy(&value, buffer_.data() + vector.data + size_t{index} * sizeof(T),
+    std::memcpy(&value,
+                buffer_.data() + vector.data + size_t{index} * sizeof(T),
                 sizeof(T));
     return value;
   }

@@ -214,7 +214,8 @@ TEST(FlatBufferReader, SharedSubtreesHitTheBudget) {
   w.Link(root + 4, w.String("m"));
   size_t signatures = w.U32(kSignatures);
   std::vector<size_t> signature_slots;
-  for (uint32_t i = 0; i < kSignatures; ++i) signature_slots.push_back(w.U32(0));
+  for (uint32_t i = 0; i < kSignatures; ++i)
+    signature_slots.push_back(w.U32(0));
   w.Link(root + 8, signatures);
   size_t signature_vtable = w.Vtable({0, 4}, 8);
   size_t signature = w.Table(signature_vtable, 1);
@@ -230,8 +231,7 @@ TEST(FlatBufferReader, SharedSubtreesHitTheBudget) {
 
   Result<ModuleDef> def = ParseModuleDef(w.span());
   ASSERT_FALSE(def.ok());
-  EXPECT_NE(def.status().ToString().find("too many objects"),
-            std::string::npos)
+  EXPECT_NE(def.status().ToString().find("too many objects"), std::string::npos)
       << def.status().ToString();
 }
 

@@ -45,14 +45,10 @@ struct InstructionLayout {
 // kVariable otherwise.
 constexpr int FixedFieldSize(FieldKind kind) {
   switch (GetFieldTraits(kind).encoding) {
-    case FieldEncoding::kRegister:
-      return 2;
-    case FieldEncoding::kU32:
-      return 4;
-    case FieldEncoding::kU64:
-      return 8;
-    default:
-      return InstructionLayout::kVariable;
+    case FieldEncoding::kRegister: return 2;
+    case FieldEncoding::kU32: return 4;
+    case FieldEncoding::kU64: return 8;
+    default: return InstructionLayout::kVariable;
   }
 }
 
@@ -83,9 +79,9 @@ constexpr InstructionLayout MakeInstructionLayout(
 // One constant per instruction: kLayoutCoreAddI32, kLayoutExtF32AddF32, ...
 namespace layouts {
 using enum FieldKind;
-#define EMBER_VM_DEFINE_LAYOUT(set, byte, id, mnemonic, flags, ...)   \
-  inline constexpr InstructionLayout k##set##id = MakeInstructionLayout( \
-      OpcodeSet::k##set, mnemonic, {__VA_ARGS__});
+#define EMBER_VM_DEFINE_LAYOUT(set, byte, id, mnemonic, flags, ...) \
+  inline constexpr InstructionLayout k##set##id =                   \
+      MakeInstructionLayout(OpcodeSet::k##set, mnemonic, {__VA_ARGS__});
 EMBER_VM_ALL_OPCODES(EMBER_VM_DEFINE_LAYOUT)
 #undef EMBER_VM_DEFINE_LAYOUT
 }  // namespace layouts

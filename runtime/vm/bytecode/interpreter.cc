@@ -41,13 +41,12 @@
 #include <vector>
 
 #include "runtime/vm/buffer.h"
+#include "runtime/vm/bytecode/bytecode_module_state_internal.h"
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/instruction_layout.h"
 #include "runtime/vm/bytecode/opcode_table.h"
-#include "runtime/vm/bytecode/bytecode_module_state_internal.h"
 #include "runtime/vm/bytecode/quickened_code.h"
 #include "runtime/vm/list.h"
-
 
 namespace ember::vm::bytecode {
 namespace {
@@ -88,7 +87,8 @@ constexpr int Fixed() {
 // relative to the function start as the encoding requires.
 class Cursor {
  public:
-  Cursor(const uint8_t* function, const uint8_t* p) : function_(function), p_(p) {}
+  Cursor(const uint8_t* function, const uint8_t* p)
+      : function_(function), p_(p) {}
   const uint8_t* position() const { return p_; }
 
   uint16_t Half() {
@@ -270,7 +270,8 @@ class Interpreter {
         const Frame& frame = *frames_[i];
         std::string location =
             module_.file().SourceLocation(frame.function, frame.pc);
-        std::string note = "in " + module_.QualifiedFunctionName(frame.function);
+        std::string note =
+            "in " + module_.QualifiedFunctionName(frame.function);
         if (!location.empty()) note += " at " + location;
         note += " (pc " + std::to_string(frame.pc) + ")";
         status.Annotate(std::move(note));
@@ -308,8 +309,8 @@ class Interpreter {
   // Host entry: the arguments come from outside and are checked here.
   Status Enter(uint32_t ordinal, std::span<const Variant> arguments) {
     if (ordinal >= module_.function_count()) {
-      return OutOfRangeError(StringPrintf("function ordinal %u out of range",
-                                          ordinal));
+      return OutOfRangeError(
+          StringPrintf("function ordinal %u out of range", ordinal));
     }
     EMBER_ASSIGN_OR_RETURN(Frame * frame, PushFrame(ordinal));
     const FunctionInfo& info = *frame->info;
@@ -345,7 +346,8 @@ class Interpreter {
       if (expected == ValueType::kNone) {
         return UnimplementedError(StringPrintf(
             "argument %zu: cconv type '%c' is not supported on bytecode "
-            "functions", i, c));
+            "functions",
+            i, c));
       }
       if (!argument.is_value() || argument.value().type() != expected) {
         return InvalidArgumentError(StringPrintf(
@@ -358,7 +360,8 @@ class Interpreter {
       if (IsWideChar(c)) i32_slot = (i32_slot + 1) & ~1u;
       uint64_t bits = argument.value().bits();
       frame->i32[i32_slot++] = static_cast<uint32_t>(bits);
-      if (IsWideChar(c)) frame->i32[i32_slot++] = static_cast<uint32_t>(bits >> 32);
+      if (IsWideChar(c))
+        frame->i32[i32_slot++] = static_cast<uint32_t>(bits >> 32);
     }
     return Status::Ok();
   }
@@ -366,7 +369,8 @@ class Interpreter {
   // ---- calls --------------------------------------------------------------
   // Copies `operands` of `caller` into the argument slots of `callee`. The
   // verifier matched the operands to the callee's cconv one to one.
-  static void CopyArguments(Frame& caller, RegisterList operands, Frame& callee) {
+  static void CopyArguments(Frame& caller, RegisterList operands,
+                            Frame& callee) {
     const FunctionInfo& info = *callee.info;
     uint32_t i32_slot = 0;
     uint32_t ref_slot = 0;
@@ -390,7 +394,8 @@ class Interpreter {
     switch (c) {
       case 'I': return Variant(Value::I64(LoadI64(f.i32.data(), o)));
       case 'F':
-        return Variant(Value::F64(std::bit_cast<double>(LoadI64(f.i32.data(), o))));
+        return Variant(
+            Value::F64(std::bit_cast<double>(LoadI64(f.i32.data(), o))));
       case 'f': return Variant(Value::F32(std::bit_cast<float>(f.i32[o])));
       default: return Variant(Value::I32(static_cast<int32_t>(f.i32[o])));
     }
@@ -400,14 +405,15 @@ class Interpreter {
   // verifier put `reg` in the bank `c` names; the value is the callee's).
   static Status Unbox(Frame& f, uint16_t reg, char c, Variant& value) {
     if (c == 'r') {
-      if (value.is_value()) return InternalError("import returned a value for a ref result");
+      if (value.is_value())
+        return InternalError("import returned a value for a ref result");
       f.refs[reg & kRefOrdinalMask] = value.TakeRef();
       return Status::Ok();
     }
     ValueType expected = ValueTypeOfChar(c);
     if (!value.is_value() || value.value().type() != expected) {
-      return InternalError(StringPrintf("import returned a wrong type for a %s result",
-                                        TypeCharName(c)));
+      return InternalError(StringPrintf(
+          "import returned a wrong type for a %s result", TypeCharName(c)));
     }
     if (IsWideChar(c)) {
       StoreI64(f.i32.data(), reg, value.value().i64());
@@ -449,7 +455,8 @@ class Interpreter {
       int count = static_cast<int16_t>((*segment_sizes)[segment++]);
       arguments.push_back(Variant(Value::I32(count)));
       for (int t = 0; t < count; ++t) {
-        for (char b : body) arguments.push_back(Box(f, operands[next_operand++], b));
+        for (char b : body)
+          arguments.push_back(Box(f, operands[next_operand++], b));
       }
     }
     std::string_view result_types = signature.result_types;
@@ -459,7 +466,8 @@ class Interpreter {
                           static_cast<int>(import.full_name.size()),
                           import.full_name.data());
     for (size_t i = 0; i < results.size(); ++i) {
-      EMBER_RETURN_IF_ERROR(Unbox(f, results[i], result_types[i], boxed_results[i]));
+      EMBER_RETURN_IF_ERROR(
+          Unbox(f, results[i], result_types[i], boxed_results[i]));
     }
     return Status::Ok();
   }
@@ -468,13 +476,14 @@ class Interpreter {
   Status ReturnToHost(Frame& f, RegisterList operands) {
     const FunctionInfo& info = *f.info;
     if (results_.size() != operands.size()) {
-      return InvalidArgumentError(StringPrintf(
-          "caller expects %zu results, function returns %u", results_.size(),
-          operands.size()));
+      return InvalidArgumentError(
+          StringPrintf("caller expects %zu results, function returns %u",
+                       results_.size(), operands.size()));
     }
     for (size_t i = 0; i < operands.size(); ++i) {
-      char c = info.has_signature ? info.result_types[i]
-                                  : (operands[i] & kRefRegisterBit) ? 'r' : 'i';
+      char c = info.has_signature                ? info.result_types[i]
+               : (operands[i] & kRefRegisterBit) ? 'r'
+                                                 : 'i';
       results_[i] = Box(f, operands[i], c);
     }
     return Status::Ok();
@@ -490,7 +499,8 @@ class Interpreter {
       uint16_t source = operands[i];
       uint16_t destination = destinations[i];
       if (source & kRefRegisterBit) {
-        caller.refs[destination & kRefOrdinalMask] = ReadRef(f.refs.data(), source);
+        caller.refs[destination & kRefOrdinalMask] =
+            ReadRef(f.refs.data(), source);
       } else {
         caller.i32[destination] = f.i32[source];
         if (IsWideChar(info.result_types[i])) {
@@ -506,7 +516,8 @@ class Interpreter {
   // ---- helpers for typed ref operands -------------------------------------
   static Result<Buffer*> BufferOf(const VmRef& ref) {
     Buffer* buffer = ref.As<Buffer>();
-    if (buffer != nullptr) [[likely]] return buffer;
+    if (buffer != nullptr) [[likely]]
+      return buffer;
     if (ref.is_null()) return InvalidArgumentError("buffer is null");
     return InvalidArgumentError("ref is not a vm.buffer (" +
                                 std::string(ref.type()->name()) + ")");
@@ -514,7 +525,8 @@ class Interpreter {
   // The descriptor is compared directly (List::Type() is an out-of-line
   // call, and list operands are hot in list-heavy code).
   Result<List*> ListOf(const VmRef& ref) const {
-    if (ref.type() == list_type_) [[likely]] return static_cast<List*>(ref.get());
+    if (ref.type() == list_type_) [[likely]]
+      return static_cast<List*>(ref.get());
     return NotAList(ref);
   }
   // The list behind `ref`, or null when it is not one (the caller then takes
@@ -527,7 +539,9 @@ class Interpreter {
     return InvalidArgumentError("ref is not a vm.list (" +
                                 std::string(ref.type()->name()) + ")");
   }
-  const TypeDef& TypeOf(uint32_t ordinal) const { return module_.types()[ordinal]; }
+  const TypeDef& TypeOf(uint32_t ordinal) const {
+    return module_.types()[ordinal];
+  }
   // Indirect globals: the offset is a run-time value.
   Result<uint8_t*> GlobalBytes(uint32_t offset, size_t size) {
     if (static_cast<uint64_t>(offset) + size > state_.rwdata.size()) {
@@ -539,14 +553,16 @@ class Interpreter {
   }
   Result<VmRef*> RefGlobal(uint32_t ordinal) {
     if (ordinal >= state_.ref_globals.size()) {
-      return OutOfRangeError(StringPrintf("ref global %u out of range", ordinal));
+      return OutOfRangeError(
+          StringPrintf("ref global %u out of range", ordinal));
     }
     return &state_.ref_globals[ordinal];
   }
   static Status CheckRefType(const TypeDef& type, const VmRef& ref) {
     if (TypeAcceptsRef(type, ref)) return Status::Ok();
-    return InvalidArgumentError("ref of type " + std::string(ref.type()->name()) +
-                                " where " + type.ToString() + " is expected");
+    return InvalidArgumentError("ref of type " +
+                                std::string(ref.type()->name()) + " where " +
+                                type.ToString() + " is expected");
   }
   static Status DivisionByZero(const char* mnemonic) {
     return InvalidArgumentError(std::string(mnemonic) + ": division by zero");
@@ -631,9 +647,13 @@ inline double MulFirst(double a, double b) {
 }
 #else
 template <typename T>
-T AddFirst(T a, T b) { return a + b; }
+T AddFirst(T a, T b) {
+  return a + b;
+}
 template <typename T>
-T MulFirst(T a, T b) { return a * b; }
+T MulFirst(T a, T b) {
+  return a * b;
+}
 #endif
 float RoundEven(float x) { return std::nearbyint(x); }
 double RoundEven(double x) { return std::nearbyint(x); }
@@ -700,43 +720,47 @@ DispatchTables BuildDispatchTables(const void* const* core,
 // variable (Clang rejects it), while a typedef has no initialisation.
 #if EMBER_VM_COMPUTED_GOTO
 #define OP(set, name)                                                      \
-  op_##set##_##name:                                                       \
-  if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
+  op_##set##_##name                                                        \
+      : if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; \
+                      true)
 #define XOP(name) op_Quick_##name:
 #if defined(__x86_64__) && !defined(__clang__)
 // GCC hoists the table's address into a register and, short of registers in
 // this large function, spills it, putting a stack load in front of every
 // dispatch. A volatile asm cannot be hoisted: each dispatch recomputes the
 // address with one RIP-relative lea instead.
-#define DISPATCH_TABLE()                                          \
-  ({                                                              \
-    const void* const* table;                                     \
-    asm volatile("lea %1, %0" : "=r"(table) : "m"(tables.core));  \
-    table;                                                        \
+#define DISPATCH_TABLE()                                         \
+  ({                                                             \
+    const void* const* table;                                    \
+    asm volatile("lea %1, %0" : "=r"(table) : "m"(tables.core)); \
+    table;                                                       \
   })
 #else
 #define DISPATCH_TABLE() tables.core
 #endif
 #define DISPATCH() goto* DISPATCH_TABLE()[*ip]
-#define BEGIN_CORE_OPS DISPATCH(); {
-#define BEGIN_EXT_OPS(prefix, table) \
-  op_Core_##prefix:                  \
-  goto* tables.table[ip[1]];         \
+#define BEGIN_CORE_OPS \
+  DISPATCH();          \
+  {
+#define BEGIN_EXT_OPS(prefix, table)            \
+  op_Core_##prefix : goto* tables.table[ip[1]]; \
   {
 #define END_OPS }
 #else
-#define OP(set, name)                                                      \
-  case static_cast<uint8_t>(bytecode::set##Opcode::name):                  \
-  if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
+#define OP(set, name)                                     \
+  case static_cast<uint8_t>(bytecode::set##Opcode::name): \
+    if constexpr (typedef LayoutOf<bytecode::layouts::k##set##name> L; true)
 #define XOP(name) case static_cast<uint8_t>(QuickOpcode::k##name):
 #define DISPATCH() goto dispatch
-#define BEGIN_CORE_OPS dispatch: switch (*ip) {
-#define BEGIN_EXT_OPS(prefix, table)                      \
+#define BEGIN_CORE_OPS \
+  dispatch:            \
+  switch (*ip) {
+#define BEGIN_EXT_OPS(prefix, table)                       \
   case static_cast<uint8_t>(bytecode::CoreOpcode::prefix): \
     switch (ip[1]) {
-#define END_OPS \
-  default:      \
-    goto unknown_opcode; }
+#define END_OPS                 \
+  default: goto unknown_opcode; \
+    }
 #endif
 
 #define AT(n) (ip + Fixed<L::value.offsets[n]>())
@@ -767,12 +791,12 @@ DispatchTables BuildDispatchTables(const void* const* core,
     DISPATCH();    \
   } while (0)
 // Error exits: the status goes to `error`, then to `fail`.
-#define TRY(expr)                                           \
-  do {                                                      \
+#define TRY(expr)                                                    \
+  do {                                                               \
     if (Status try_status = (expr); !try_status.ok()) [[unlikely]] { \
-      error = std::move(try_status);                        \
-      goto fail;                                            \
-    }                                                       \
+      error = std::move(try_status);                                 \
+      goto fail;                                                     \
+    }                                                                \
   } while (0)
 //
 // No object with a destructor may be in scope where a handler dispatches: an
@@ -780,30 +804,31 @@ DispatchTables BuildDispatchTables(const void* const* core,
 // skips the destructor). So with computed goto the Result of TRY_ASSIGN
 // lives only inside a GNU statement expression, and handlers that hold a
 // Ref or VmRef keep it in an inner block that closes before NEXT().
-#define TRY_ASSIGN(lhs, expr) TRY_ASSIGN_IMPL(EMBER_CONCAT(try_result_, __COUNTER__), lhs, expr)
+#define TRY_ASSIGN(lhs, expr) \
+  TRY_ASSIGN_IMPL(EMBER_CONCAT(try_result_, __COUNTER__), lhs, expr)
 #if EMBER_VM_COMPUTED_GOTO
-#define TRY_ASSIGN_IMPL(tmp, lhs, expr)   \
-  lhs = ({                                \
-    auto tmp = (expr);                    \
-    if (!tmp.ok()) [[unlikely]] {         \
-      error = std::move(tmp).status();    \
-      goto fail;                          \
-    }                                     \
-    std::move(tmp).value();               \
+#define TRY_ASSIGN_IMPL(tmp, lhs, expr) \
+  lhs = ({                              \
+    auto tmp = (expr);                  \
+    if (!tmp.ok()) [[unlikely]] {       \
+      error = std::move(tmp).status();  \
+      goto fail;                        \
+    }                                   \
+    std::move(tmp).value();             \
   })
 #else
-#define TRY_ASSIGN_IMPL(tmp, lhs, expr)   \
-  auto tmp = (expr);                      \
-  if (!tmp.ok()) [[unlikely]] {           \
-    error = std::move(tmp).status();      \
-    goto fail;                            \
-  }                                       \
+#define TRY_ASSIGN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                    \
+  if (!tmp.ok()) [[unlikely]] {         \
+    error = std::move(tmp).status();    \
+    goto fail;                          \
+  }                                     \
   lhs = std::move(tmp).value()
 #endif
-#define FAIL(expr)      \
-  do {                  \
-    error = (expr);     \
-    goto fail;          \
+#define FAIL(expr)  \
+  do {              \
+    error = (expr); \
+    goto fail;      \
   } while (0)
 
 #define BIN_I32(name, expr)                \
@@ -847,8 +872,9 @@ DispatchTables BuildDispatchTables(const void* const* core,
     R32(2) = (expr) ? 1u : 0u;                               \
     NEXT();                                                  \
   }
-#define DIV_GUARD(divisor) \
-  if ((divisor) == 0) [[unlikely]] FAIL(DivisionByZero(L::value.mnemonic))
+#define DIV_GUARD(divisor)         \
+  if ((divisor) == 0) [[unlikely]] \
+  FAIL(DivisionByZero(L::value.mnemonic))
 #define SIMPLE(set, name, stmt) \
   OP(set, name) {               \
     stmt;                       \
@@ -876,141 +902,143 @@ DispatchTables BuildDispatchTables(const void* const* core,
     R32(2) = (expr) ? 1u : 0u;     \
     NEXT();                        \
   }
-#define FLOAT_OPS(SET, GET, PUT, T, Suffix)                                     \
-  FBIN(SET, GET, PUT, Add##Suffix, AddFirst(a, b))                             \
-  FBIN(SET, GET, PUT, Sub##Suffix, a - b)                                      \
-  FBIN(SET, GET, PUT, Mul##Suffix, MulFirst(a, b))                             \
-  FBIN(SET, GET, PUT, Div##Suffix, a / b)                                      \
-  FBIN(SET, GET, PUT, Rem##Suffix, std::remainder(a, b))                       \
-  FBIN(SET, GET, PUT, Min##Suffix, b < a ? b : a)                              \
-  FBIN(SET, GET, PUT, Max##Suffix, a < b ? b : a)                              \
-  FBIN(SET, GET, PUT, Atan2##Suffix, std::atan2(a, b))                         \
-  FBIN(SET, GET, PUT, Pow##Suffix, std::pow(a, b))                             \
-  OP(SET, FMA##Suffix) {                                                       \
-    PUT(3, FusedMultiplyAdd(GET(0), GET(1), GET(2)));                          \
-    NEXT();                                                                    \
-  }                                                                            \
-  FUN(SET, GET, PUT, Abs##Suffix, std::fabs(x))                                \
-  FUN(SET, GET, PUT, Neg##Suffix, -x)                                          \
-  FUN(SET, GET, PUT, Ceil##Suffix, std::ceil(x))                               \
-  FUN(SET, GET, PUT, Floor##Suffix, std::floor(x))                             \
-  FUN(SET, GET, PUT, Round##Suffix, std::round(x))                             \
-  FUN(SET, GET, PUT, Round##Suffix##Even, RoundEven(x))                        \
-  FUN(SET, GET, PUT, Atan##Suffix, std::atan(x))                               \
-  FUN(SET, GET, PUT, Cos##Suffix, std::cos(x))                                 \
-  FUN(SET, GET, PUT, Sin##Suffix, std::sin(x))                                 \
-  FUN(SET, GET, PUT, Exp##Suffix, std::exp(x))                                 \
-  FUN(SET, GET, PUT, Exp2##Suffix, std::exp2(x))                               \
-  FUN(SET, GET, PUT, ExpM1##Suffix, std::expm1(x))                             \
-  FUN(SET, GET, PUT, Log##Suffix, std::log(x))                                 \
-  FUN(SET, GET, PUT, Log10##Suffix, std::log10(x))                             \
-  FUN(SET, GET, PUT, Log1p##Suffix, std::log1p(x))                             \
-  FUN(SET, GET, PUT, Log2##Suffix, std::log2(x))                               \
-  FUN(SET, GET, PUT, Rsqrt##Suffix, T(1) / std::sqrt(x))                       \
-  FUN(SET, GET, PUT, Sqrt##Suffix, std::sqrt(x))                               \
-  FUN(SET, GET, PUT, Tanh##Suffix, std::tanh(x))                               \
-  FUN(SET, GET, PUT, Erf##Suffix, std::erf(x))                                 \
-  FCMP(SET, GET, CmpEQ##Suffix##O, a == b)                                     \
-  FCMP(SET, GET, CmpEQ##Suffix##U, std::isunordered(a, b) || a == b)          \
-  FCMP(SET, GET, CmpNE##Suffix##O, a != b)                                     \
-  FCMP(SET, GET, CmpNE##Suffix##U, std::isunordered(a, b) || a != b)          \
-  FCMP(SET, GET, CmpLT##Suffix##O, std::isless(a, b))                          \
-  FCMP(SET, GET, CmpLT##Suffix##U, std::isunordered(a, b) || std::isless(a, b)) \
-  FCMP(SET, GET, CmpLTE##Suffix##O, std::islessequal(a, b))                    \
-  FCMP(SET, GET, CmpLTE##Suffix##U,                                            \
-       std::isunordered(a, b) || std::islessequal(a, b))                       \
-  OP(SET, CmpNaN##Suffix) {                                                    \
-    R32(1) = std::isnan(GET(0)) ? 1u : 0u;                                     \
-    NEXT();                                                                    \
+#define FLOAT_OPS(SET, GET, PUT, T, Suffix)                          \
+  FBIN(SET, GET, PUT, Add##Suffix, AddFirst(a, b))                   \
+  FBIN(SET, GET, PUT, Sub##Suffix, a - b)                            \
+  FBIN(SET, GET, PUT, Mul##Suffix, MulFirst(a, b))                   \
+  FBIN(SET, GET, PUT, Div##Suffix, a / b)                            \
+  FBIN(SET, GET, PUT, Rem##Suffix, std::remainder(a, b))             \
+  FBIN(SET, GET, PUT, Min##Suffix, b < a ? b : a)                    \
+  FBIN(SET, GET, PUT, Max##Suffix, a < b ? b : a)                    \
+  FBIN(SET, GET, PUT, Atan2##Suffix, std::atan2(a, b))               \
+  FBIN(SET, GET, PUT, Pow##Suffix, std::pow(a, b))                   \
+  OP(SET, FMA##Suffix) {                                             \
+    PUT(3, FusedMultiplyAdd(GET(0), GET(1), GET(2)));                \
+    NEXT();                                                          \
+  }                                                                  \
+  FUN(SET, GET, PUT, Abs##Suffix, std::fabs(x))                      \
+  FUN(SET, GET, PUT, Neg##Suffix, -x)                                \
+  FUN(SET, GET, PUT, Ceil##Suffix, std::ceil(x))                     \
+  FUN(SET, GET, PUT, Floor##Suffix, std::floor(x))                   \
+  FUN(SET, GET, PUT, Round##Suffix, std::round(x))                   \
+  FUN(SET, GET, PUT, Round##Suffix##Even, RoundEven(x))              \
+  FUN(SET, GET, PUT, Atan##Suffix, std::atan(x))                     \
+  FUN(SET, GET, PUT, Cos##Suffix, std::cos(x))                       \
+  FUN(SET, GET, PUT, Sin##Suffix, std::sin(x))                       \
+  FUN(SET, GET, PUT, Exp##Suffix, std::exp(x))                       \
+  FUN(SET, GET, PUT, Exp2##Suffix, std::exp2(x))                     \
+  FUN(SET, GET, PUT, ExpM1##Suffix, std::expm1(x))                   \
+  FUN(SET, GET, PUT, Log##Suffix, std::log(x))                       \
+  FUN(SET, GET, PUT, Log10##Suffix, std::log10(x))                   \
+  FUN(SET, GET, PUT, Log1p##Suffix, std::log1p(x))                   \
+  FUN(SET, GET, PUT, Log2##Suffix, std::log2(x))                     \
+  FUN(SET, GET, PUT, Rsqrt##Suffix, T(1) / std::sqrt(x))             \
+  FUN(SET, GET, PUT, Sqrt##Suffix, std::sqrt(x))                     \
+  FUN(SET, GET, PUT, Tanh##Suffix, std::tanh(x))                     \
+  FUN(SET, GET, PUT, Erf##Suffix, std::erf(x))                       \
+  FCMP(SET, GET, CmpEQ##Suffix##O, a == b)                           \
+  FCMP(SET, GET, CmpEQ##Suffix##U, std::isunordered(a, b) || a == b) \
+  FCMP(SET, GET, CmpNE##Suffix##O, a != b)                           \
+  FCMP(SET, GET, CmpNE##Suffix##U, std::isunordered(a, b) || a != b) \
+  FCMP(SET, GET, CmpLT##Suffix##O, std::isless(a, b))                \
+  FCMP(SET, GET, CmpLT##Suffix##U,                                   \
+       std::isunordered(a, b) || std::isless(a, b))                  \
+  FCMP(SET, GET, CmpLTE##Suffix##O, std::islessequal(a, b))          \
+  FCMP(SET, GET, CmpLTE##Suffix##U,                                  \
+       std::isunordered(a, b) || std::islessequal(a, b))             \
+  OP(SET, CmpNaN##Suffix) {                                          \
+    R32(1) = std::isnan(GET(0)) ? 1u : 0u;                           \
+    NEXT();                                                          \
   }
 
 // Loads one 4- or 8-byte primitive global into / out of registers.
 #define GLOBAL_LOAD32(p) std::memcpy(&R32(1), (p), 4)
 #define GLOBAL_STORE32(p) std::memcpy((p), &R32(1), 4)
-#define GLOBAL_LOAD64(p)       \
-  do {                         \
-    int64_t v;                 \
-    std::memcpy(&v, (p), 8);   \
-    SET64(1, v);               \
+#define GLOBAL_LOAD64(p)     \
+  do {                       \
+    int64_t v;               \
+    std::memcpy(&v, (p), 8); \
+    SET64(1, v);             \
   } while (0)
-#define GLOBAL_STORE64(p)      \
-  do {                         \
-    int64_t v = GET64(1);      \
-    std::memcpy((p), &v, 8);   \
+#define GLOBAL_STORE64(p)    \
+  do {                       \
+    int64_t v = GET64(1);    \
+    std::memcpy((p), &v, 8); \
   } while (0)
-#define GLOBAL_OPS(SET, Suffix, LOAD, STORE, WIDTH)                      \
-  OP(SET, GlobalLoad##Suffix) {                                          \
-    LOAD(rwdata + U32(0));                                               \
-    NEXT();                                                              \
-  }                                                                      \
-  OP(SET, GlobalStore##Suffix) {                                         \
-    STORE(rwdata + U32(0));                                              \
-    NEXT();                                                              \
-  }                                                                      \
-  OP(SET, GlobalLoadIndirect##Suffix) {                                  \
-    TRY_ASSIGN(uint8_t * p, GlobalBytes(R32(0), WIDTH));                 \
-    LOAD(p);                                                             \
-    NEXT();                                                              \
-  }                                                                      \
-  OP(SET, GlobalStoreIndirect##Suffix) {                                 \
-    TRY_ASSIGN(uint8_t * p, GlobalBytes(R32(0), WIDTH));                 \
-    STORE(p);                                                            \
-    NEXT();                                                              \
+#define GLOBAL_OPS(SET, Suffix, LOAD, STORE, WIDTH)     \
+  OP(SET, GlobalLoad##Suffix) {                         \
+    LOAD(rwdata + U32(0));                              \
+    NEXT();                                             \
+  }                                                     \
+  OP(SET, GlobalStore##Suffix) {                        \
+    STORE(rwdata + U32(0));                             \
+    NEXT();                                             \
+  }                                                     \
+  OP(SET, GlobalLoadIndirect##Suffix) {                 \
+    TRY_ASSIGN(uint8_t* p, GlobalBytes(R32(0), WIDTH)); \
+    LOAD(p);                                            \
+    NEXT();                                             \
+  }                                                     \
+  OP(SET, GlobalStoreIndirect##Suffix) {                \
+    TRY_ASSIGN(uint8_t* p, GlobalBytes(R32(0), WIDTH)); \
+    STORE(p);                                           \
+    NEXT();                                             \
   }
 
-#define BUFFER_LOAD(SET, name, T, PUT)                        \
-  OP(SET, name) {                                             \
-    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));            \
-    TRY_ASSIGN(T v, buffer->LoadElement<T>(GET64(1)));        \
-    PUT;                                                      \
-    NEXT();                                                   \
+#define BUFFER_LOAD(SET, name, T, PUT)                 \
+  OP(SET, name) {                                      \
+    TRY_ASSIGN(Buffer* buffer, BufferOf(REF(0)));      \
+    TRY_ASSIGN(T v, buffer->LoadElement<T>(GET64(1))); \
+    PUT;                                               \
+    NEXT();                                            \
   }
-#define BUFFER_STORE(SET, name, T, VALUE)                                  \
-  OP(SET, name) {                                                          \
-    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));                         \
-    TRY(buffer->StoreElement<T>(GET64(1), static_cast<T>(VALUE)));         \
-    NEXT();                                                                \
+#define BUFFER_STORE(SET, name, T, VALUE)                          \
+  OP(SET, name) {                                                  \
+    TRY_ASSIGN(Buffer* buffer, BufferOf(REF(0)));                  \
+    TRY(buffer->StoreElement<T>(GET64(1), static_cast<T>(VALUE))); \
+    NEXT();                                                        \
   }
-#define BUFFER_FILL(SET, name, T, VALUE)                                          \
-  OP(SET, name) {                                                                 \
-    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));                                \
-    TRY(buffer->FillElements<T>(GET64(1), GET64(2), static_cast<T>(VALUE)));      \
-    NEXT();                                                                       \
+#define BUFFER_FILL(SET, name, T, VALUE)                                     \
+  OP(SET, name) {                                                            \
+    TRY_ASSIGN(Buffer* buffer, BufferOf(REF(0)));                            \
+    TRY(buffer->FillElements<T>(GET64(1), GET64(2), static_cast<T>(VALUE))); \
+    NEXT();                                                                  \
   }
 
 // Typed list element access: the inline fast path (a value list of exactly
 // the requested type, index in range), else the general List call.
-#define LIST_GET_FAST(T, VT, PUT)                                     \
-  if (List* fast = ListOrNull(REF(0))) [[likely]] {                   \
-    T v;                                                              \
-    if (fast->TryGetExact<T>(R32(1), VT, v)) [[likely]] {             \
-      PUT;                                                            \
-      NEXT();                                                         \
-    }                                                                 \
+#define LIST_GET_FAST(T, VT, PUT)                         \
+  if (List* fast = ListOrNull(REF(0))) [[likely]] {       \
+    T v;                                                  \
+    if (fast->TryGetExact<T>(R32(1), VT, v)) [[likely]] { \
+      PUT;                                                \
+      NEXT();                                             \
+    }                                                     \
   }
-#define LIST_SET_FAST(T, VT, VALUE)                                   \
-  if (List* fast = ListOrNull(REF(0))) [[likely]] {                   \
-    if (fast->TrySetExact<T>(R32(1), VT, VALUE)) [[likely]] NEXT();   \
+#define LIST_SET_FAST(T, VT, VALUE)                         \
+  if (List* fast = ListOrNull(REF(0))) [[likely]] {         \
+    if (fast->TrySetExact<T>(R32(1), VT, VALUE)) [[likely]] \
+      NEXT();                                               \
   }
 // vm.list.get/set.<type>: the inline exact-type path, then the general one
 // (width conversion, variant lists, errors). `PUT` stores `v` (a T).
-#define LIST_GET_OP(SET, NAME, T, VT, ACCESSOR, PUT)                  \
-  OP(SET, NAME) {                                                     \
-    LIST_GET_FAST(T, VT, PUT)                                         \
-    TRY_ASSIGN(List * list, ListOf(REF(0)));                          \
-    TRY_ASSIGN(Value value, list->GetValueAs(R32(1), VT));            \
-    {                                                                 \
-      T v = value.ACCESSOR();                                         \
-      PUT;                                                            \
-    }                                                                 \
-    NEXT();                                                           \
+#define LIST_GET_OP(SET, NAME, T, VT, ACCESSOR, PUT)       \
+  OP(SET, NAME) {                                          \
+    LIST_GET_FAST(T, VT, PUT)                              \
+    TRY_ASSIGN(List* list, ListOf(REF(0)));                \
+    TRY_ASSIGN(Value value, list->GetValueAs(R32(1), VT)); \
+    {                                                      \
+      T v = value.ACCESSOR();                              \
+      PUT;                                                 \
+    }                                                      \
+    NEXT();                                                \
   }
-#define LIST_SET_OP(SET, NAME, T, VT, MAKE, VALUE)                    \
-  OP(SET, NAME) {                                                     \
-    LIST_SET_FAST(T, VT, VALUE)                                       \
-    TRY_ASSIGN(List * list, ListOf(REF(0)));                          \
-    TRY(list->SetValue(R32(1), Value::MAKE(VALUE)));                  \
-    NEXT();                                                           \
+#define LIST_SET_OP(SET, NAME, T, VT, MAKE, VALUE)   \
+  OP(SET, NAME) {                                    \
+    LIST_SET_FAST(T, VT, VALUE)                      \
+    TRY_ASSIGN(List* list, ListOf(REF(0)));          \
+    TRY(list->SetValue(R32(1), Value::MAKE(VALUE))); \
+    NEXT();                                          \
   }
 
 Status Interpreter::Loop() {
@@ -1039,12 +1067,12 @@ Status Interpreter::Loop() {
 #define refs (f->refs.data())
 #define rwdata (state_.rwdata.data())
 
-#define ENTER_FRAME(frame)            \
-  do {                                \
-    f = (frame);                      \
-    code = f->code;                   \
-    ip = code + f->pc;                \
-    regs = f->i32.data();             \
+#define ENTER_FRAME(frame) \
+  do {                     \
+    f = (frame);           \
+    code = f->code;        \
+    ip = code + f->pc;     \
+    regs = f->i32.data();  \
   } while (0)
 
 #if EMBER_VM_COMPUTED_GOTO
@@ -1060,788 +1088,853 @@ Status Interpreter::Loop() {
   static const void* const kQuickLabels[] = {
       EMBER_VM_EXEC_OPCODES(EMBER_VM_EXEC_LABEL_ADDRESS)};
 #undef EMBER_VM_EXEC_LABEL_ADDRESS
-  static const DispatchTables tables = BuildDispatchTables(
-      kCoreLabels, kExtF32Labels, kExtF64Labels, kQuickLabels, &&unknown_opcode);
+  static const DispatchTables tables =
+      BuildDispatchTables(kCoreLabels, kExtF32Labels, kExtF64Labels,
+                          kQuickLabels, &&unknown_opcode);
 #endif
 
   BEGIN_CORE_OPS
-    // ---- globals ----------------------------------------------------------
-    GLOBAL_OPS(Core, I32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
-    GLOBAL_OPS(Core, I64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
-    OP(Core, GlobalLoadRef) {
-      VmRef& global = state_.ref_globals[U32(0)];
-      TRY(CheckRefType(TypeOf(U32(1)), global));
-      REF(2) = global;
+  // ---- globals ----------------------------------------------------------
+  GLOBAL_OPS(Core, I32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
+  GLOBAL_OPS(Core, I64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
+  OP(Core, GlobalLoadRef) {
+    VmRef& global = state_.ref_globals[U32(0)];
+    TRY(CheckRefType(TypeOf(U32(1)), global));
+    REF(2) = global;
+    NEXT();
+  }
+  OP(Core, GlobalLoadIndirectRef) {
+    TRY_ASSIGN(VmRef * global, RefGlobal(R32(0)));
+    TRY(CheckRefType(TypeOf(U32(1)), *global));
+    REF(2) = *global;
+    NEXT();
+  }
+  OP(Core, GlobalStoreRef) {
+    TRY(CheckRefType(TypeOf(U32(1)), REF(2)));
+    state_.ref_globals[U32(0)] = ReadRef(refs, REG(2));
+    NEXT();
+  }
+  OP(Core, GlobalStoreIndirectRef) {
+    TRY_ASSIGN(VmRef * global, RefGlobal(R32(0)));
+    TRY(CheckRefType(TypeOf(U32(1)), REF(2)));
+    *global = ReadRef(refs, REG(2));
+    NEXT();
+  }
+  // ---- constants --------------------------------------------------------
+  SIMPLE(Core, ConstI32Zero, R32(0) = 0)
+  SIMPLE(Core, ConstI32, R32(1) = U32(0))
+  SIMPLE(Core, ConstI64Zero, SET64(0, 0))
+  SIMPLE(Core, ConstI64, SET64(1, U64(0)))
+  SIMPLE(Core, ConstRefZero, REF(0).reset())
+  SIMPLE(Core, ConstRefRodata, REF(1) = module_.rodata_buffers()[U32(0)])
+  // ---- lists ------------------------------------------------------------
+  OP(Core, ListAlloc) {
+    int32_t capacity = S32(1);
+    if (capacity < 0) FAIL(InvalidArgumentError("negative list capacity"));
+    {
+      TRY_ASSIGN(Ref<List> list,
+                 List::Create(TypeOf(U32(0)), static_cast<size_t>(capacity)));
+      REF(2) = VmRef::Of(std::move(list));
+    }
+    NEXT();
+  }
+  OP(Core, ListReserve) {
+    TRY_ASSIGN(List * list, ListOf(REF(0)));
+    if (S32(1) < 0) FAIL(InvalidArgumentError("negative list capacity"));
+    TRY(list->Reserve(R32(1)));
+    NEXT();
+  }
+  OP(Core, ListSize) {
+    if (List* fast = ListOrNull(REF(0))) [[likely]] {
+      R32(1) = static_cast<uint32_t>(fast->size());
       NEXT();
     }
-    OP(Core, GlobalLoadIndirectRef) {
-      TRY_ASSIGN(VmRef * global, RefGlobal(R32(0)));
-      TRY(CheckRefType(TypeOf(U32(1)), *global));
-      REF(2) = *global;
-      NEXT();
-    }
-    OP(Core, GlobalStoreRef) {
-      TRY(CheckRefType(TypeOf(U32(1)), REF(2)));
-      state_.ref_globals[U32(0)] = ReadRef(refs, REG(2));
-      NEXT();
-    }
-    OP(Core, GlobalStoreIndirectRef) {
-      TRY_ASSIGN(VmRef * global, RefGlobal(R32(0)));
-      TRY(CheckRefType(TypeOf(U32(1)), REF(2)));
-      *global = ReadRef(refs, REG(2));
-      NEXT();
-    }
-    // ---- constants --------------------------------------------------------
-    SIMPLE(Core, ConstI32Zero, R32(0) = 0)
-    SIMPLE(Core, ConstI32, R32(1) = U32(0))
-    SIMPLE(Core, ConstI64Zero, SET64(0, 0))
-    SIMPLE(Core, ConstI64, SET64(1, U64(0)))
-    SIMPLE(Core, ConstRefZero, REF(0).reset())
-    SIMPLE(Core, ConstRefRodata, REF(1) = module_.rodata_buffers()[U32(0)])
-    // ---- lists ------------------------------------------------------------
-    OP(Core, ListAlloc) {
-      int32_t capacity = S32(1);
-      if (capacity < 0) FAIL(InvalidArgumentError("negative list capacity"));
-      {
-        TRY_ASSIGN(Ref<List> list,
-                   List::Create(TypeOf(U32(0)), static_cast<size_t>(capacity)));
-        REF(2) = VmRef::Of(std::move(list));
-      }
-      NEXT();
-    }
-    OP(Core, ListReserve) {
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      if (S32(1) < 0) FAIL(InvalidArgumentError("negative list capacity"));
-      TRY(list->Reserve(R32(1)));
-      NEXT();
-    }
-    OP(Core, ListSize) {
-      if (List* fast = ListOrNull(REF(0))) [[likely]] {
-        R32(1) = static_cast<uint32_t>(fast->size());
+    TRY_ASSIGN(List * list, ListOf(REF(0)));
+    R32(1) = static_cast<uint32_t>(list->size());
+    NEXT();
+  }
+  OP(Core, ListResize) {
+    if (List* fast = ListOrNull(REF(0))) [[likely]] {
+      // A negative size reads as >= 2^31, beyond any capacity.
+      if (fast->TryGrowInPlace(R32(1))) [[likely]]
         NEXT();
-      }
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      R32(1) = static_cast<uint32_t>(list->size());
-      NEXT();
     }
-    OP(Core, ListResize) {
-      if (List* fast = ListOrNull(REF(0))) [[likely]] {
-        // A negative size reads as >= 2^31, beyond any capacity.
-        if (fast->TryGrowInPlace(R32(1))) [[likely]] NEXT();
-      }
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      if (S32(1) < 0) FAIL(InvalidArgumentError("negative list size"));
-      TRY(list->Resize(R32(1)));
-      NEXT();
+    TRY_ASSIGN(List * list, ListOf(REF(0)));
+    if (S32(1) < 0) FAIL(InvalidArgumentError("negative list size"));
+    TRY(list->Resize(R32(1)));
+    NEXT();
+  }
+  LIST_GET_OP(Core, ListGetI32, int32_t, ValueType::kI32, i32,
+              R32(2) = static_cast<uint32_t>(v))
+  LIST_SET_OP(Core, ListSetI32, int32_t, ValueType::kI32, I32, S32(2))
+  LIST_GET_OP(Core, ListGetI64, int64_t, ValueType::kI64, i64, SET64(2, v))
+  LIST_SET_OP(Core, ListSetI64, int64_t, ValueType::kI64, I64, GET64(2))
+  OP(Core, ListGetRef) {
+    TRY_ASSIGN(List * list, ListOf(REF(0)));
+    {
+      TRY_ASSIGN(VmRef value, list->GetRefOfType(R32(1), TypeOf(U32(2))));
+      REF(3) = std::move(value);
     }
-    LIST_GET_OP(Core, ListGetI32, int32_t, ValueType::kI32, i32,
-                R32(2) = static_cast<uint32_t>(v))
-    LIST_SET_OP(Core, ListSetI32, int32_t, ValueType::kI32, I32, S32(2))
-    LIST_GET_OP(Core, ListGetI64, int64_t, ValueType::kI64, i64, SET64(2, v))
-    LIST_SET_OP(Core, ListSetI64, int64_t, ValueType::kI64, I64, GET64(2))
-    OP(Core, ListGetRef) {
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      {
-        TRY_ASSIGN(VmRef value, list->GetRefOfType(R32(1), TypeOf(U32(2))));
-        REF(3) = std::move(value);
-      }
-      NEXT();
+    NEXT();
+  }
+  OP(Core, ListSetRef) {
+    TRY_ASSIGN(List * list, ListOf(REF(0)));
+    if (REG(2) & kRefMoveBit) {
+      TRY(list->SetRef(R32(1), std::move(REF(2))));
+    } else {
+      TRY(list->SetRef(R32(1), static_cast<const VmRef&>(REF(2))));
     }
-    OP(Core, ListSetRef) {
-      TRY_ASSIGN(List * list, ListOf(REF(0)));
-      if (REG(2) & kRefMoveBit) {
-        TRY(list->SetRef(R32(1), std::move(REF(2))));
-      } else {
-        TRY(list->SetRef(R32(1), static_cast<const VmRef&>(REF(2))));
-      }
-      NEXT();
+    NEXT();
+  }
+  // ---- select / switch --------------------------------------------------
+  SIMPLE(Core, SelectI32, R32(3) = R32(0) ? R32(1) : R32(2))
+  SIMPLE(Core, SelectI64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
+  OP(Core, SelectRef) {
+    bool condition = R32(0) != 0;
+    uint16_t chosen_reg = condition ? REG(2) : REG(3);
+    uint16_t other = condition ? REG(3) : REG(2);
+    {
+      VmRef chosen = ReadRef(refs, chosen_reg);
+      if (other & kRefMoveBit) refs[other & kRefOrdinalMask].reset();
+      REF(4) = std::move(chosen);
     }
-    // ---- select / switch --------------------------------------------------
-    SIMPLE(Core, SelectI32, R32(3) = R32(0) ? R32(1) : R32(2))
-    SIMPLE(Core, SelectI64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
-    OP(Core, SelectRef) {
-      bool condition = R32(0) != 0;
-      uint16_t chosen_reg = condition ? REG(2) : REG(3);
-      uint16_t other = condition ? REG(3) : REG(2);
-      {
-        VmRef chosen = ReadRef(refs, chosen_reg);
-        if (other & kRefMoveBit) refs[other & kRefOrdinalMask].reset();
-        REF(4) = std::move(chosen);
-      }
-      NEXT();
+    NEXT();
+  }
+  OP(Core, SwitchI32) {
+    Cursor cursor = CURSOR(2);
+    RegisterList values = cursor.List();
+    uint32_t index = R32(0);
+    regs[cursor.Half()] = index < values.size() ? regs[values[index]] : R32(1);
+    JUMP_TO(cursor.position());
+  }
+  OP(Core, SwitchI64) {
+    Cursor cursor = CURSOR(2);
+    RegisterList values = cursor.List();
+    uint32_t index = R32(0);
+    int64_t v = index < values.size() ? LoadI64(regs, values[index]) : GET64(1);
+    StoreI64(regs, cursor.Half(), v);
+    JUMP_TO(cursor.position());
+  }
+  OP(Core, SwitchRef) {
+    Cursor cursor = CURSOR(3);
+    RegisterList values = cursor.List();
+    uint32_t index = R32(0);
+    uint16_t source = index < values.size() ? values[index] : REG(2);
+    {
+      VmRef value = ReadRef(refs, source);
+      refs[cursor.Half() & kRefOrdinalMask] = std::move(value);
     }
-    OP(Core, SwitchI32) {
-      Cursor cursor = CURSOR(2);
-      RegisterList values = cursor.List();
-      uint32_t index = R32(0);
-      regs[cursor.Half()] = index < values.size() ? regs[values[index]] : R32(1);
-      JUMP_TO(cursor.position());
-    }
-    OP(Core, SwitchI64) {
-      Cursor cursor = CURSOR(2);
-      RegisterList values = cursor.List();
-      uint32_t index = R32(0);
-      int64_t v = index < values.size() ? LoadI64(regs, values[index]) : GET64(1);
-      StoreI64(regs, cursor.Half(), v);
-      JUMP_TO(cursor.position());
-    }
-    OP(Core, SwitchRef) {
-      Cursor cursor = CURSOR(3);
-      RegisterList values = cursor.List();
-      uint32_t index = R32(0);
-      uint16_t source = index < values.size() ? values[index] : REG(2);
-      {
-        VmRef value = ReadRef(refs, source);
-        refs[cursor.Half() & kRefOrdinalMask] = std::move(value);
-      }
-      JUMP_TO(cursor.position());
-    }
-    // ---- i32 arithmetic ---------------------------------------------------
-    BIN_I32(AddI32, ua + ub)
-    BIN_I32(SubI32, ua - ub)
-    BIN_I32(MulI32, ua * ub)
-    OP(Core, DivI32S) { DIV_GUARD(R32(1)); R32(2) = static_cast<uint32_t>(DivS32(S32(0), S32(1))); NEXT(); }
-    OP(Core, DivI32U) { DIV_GUARD(R32(1)); R32(2) = R32(0) / R32(1); NEXT(); }
-    OP(Core, RemI32S) { DIV_GUARD(R32(1)); R32(2) = static_cast<uint32_t>(RemS32(S32(0), S32(1))); NEXT(); }
-    OP(Core, RemI32U) { DIV_GUARD(R32(1)); R32(2) = R32(0) % R32(1); NEXT(); }
-    SIMPLE(Core, FMAI32, PUT32(3, R32(0) * R32(1) + R32(2)))
-    UN_I32(AbsI32, a < 0 ? 0u - ua : ua)
-    BIN_I32(MinI32S, a < b ? a : b)
-    BIN_I32(MinI32U, ua < ub ? ua : ub)
-    BIN_I32(MaxI32S, a > b ? a : b)
-    BIN_I32(MaxI32U, ua > ub ? ua : ub)
-    // ---- i64 arithmetic ---------------------------------------------------
-    BIN_I64(AddI64, ua + ub)
-    BIN_I64(SubI64, ua - ub)
-    BIN_I64(MulI64, ua * ub)
-    OP(Core, DivI64S) { DIV_GUARD(GET64(1)); SET64(2, DivS64(GET64(0), GET64(1))); NEXT(); }
-    OP(Core, DivI64U) { DIV_GUARD(GET64(1)); SET64(2, static_cast<uint64_t>(GET64(0)) / static_cast<uint64_t>(GET64(1))); NEXT(); }
-    OP(Core, RemI64S) { DIV_GUARD(GET64(1)); SET64(2, RemS64(GET64(0), GET64(1))); NEXT(); }
-    OP(Core, RemI64U) { DIV_GUARD(GET64(1)); SET64(2, static_cast<uint64_t>(GET64(0)) % static_cast<uint64_t>(GET64(1))); NEXT(); }
-    SIMPLE(Core, FMAI64, SET64(3, static_cast<uint64_t>(GET64(0)) * static_cast<uint64_t>(GET64(1)) + static_cast<uint64_t>(GET64(2))))
-    UN_I64(AbsI64, a < 0 ? 0 - ua : ua)
-    BIN_I64(MinI64S, a < b ? a : b)
-    BIN_I64(MinI64U, ua < ub ? ua : ub)
-    BIN_I64(MaxI64S, a > b ? a : b)
-    BIN_I64(MaxI64U, ua > ub ? ua : ub)
-    // ---- bitwise and shifts -----------------------------------------------
-    UN_I32(NotI32, ~ua)
-    BIN_I32(AndI32, ua & ub)
-    BIN_I32(OrI32, ua | ub)
-    BIN_I32(XorI32, ua ^ ub)
-    UN_I64(NotI64, ~ua)
-    BIN_I64(AndI64, ua & ub)
-    BIN_I64(OrI64, ua | ub)
-    BIN_I64(XorI64, ua ^ ub)
-    UN_I32(CtlzI32, std::countl_zero(ua))
-    UN_I64(CtlzI64, std::countl_zero(ua))
-    SIMPLE(Core, ShlI32, PUT32(2, R32(0) << (R32(1) & 31)))
-    SIMPLE(Core, ShrI32S, PUT32(2, static_cast<uint32_t>(S32(0) >> (R32(1) & 31))))
-    SIMPLE(Core, ShrI32U, PUT32(2, R32(0) >> (R32(1) & 31)))
-    SIMPLE(Core, ShlI64, SET64(2, static_cast<uint64_t>(GET64(0)) << (R32(1) & 63)))
-    SIMPLE(Core, ShrI64S, SET64(2, GET64(0) >> (R32(1) & 63)))
-    SIMPLE(Core, ShrI64U, SET64(2, static_cast<uint64_t>(GET64(0)) >> (R32(1) & 63)))
-    // ---- truncation and extension -----------------------------------------
-    SIMPLE(Core, TruncI32I8, R32(1) = R32(0) & 0xFFu)
-    SIMPLE(Core, TruncI32I16, R32(1) = R32(0) & 0xFFFFu)
-    SIMPLE(Core, TruncI64I32, R32(1) = static_cast<uint32_t>(GET64(0)))
-    SIMPLE(Core, ExtI8I32S, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(R32(0)))))
-    SIMPLE(Core, ExtI8I32U, R32(1) = R32(0) & 0xFFu)
-    SIMPLE(Core, ExtI16I32S, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(R32(0)))))
-    SIMPLE(Core, ExtI16I32U, R32(1) = R32(0) & 0xFFFFu)
-    SIMPLE(Core, ExtI32I64S, SET64(1, static_cast<int64_t>(S32(0))))
-    SIMPLE(Core, ExtI32I64U, SET64(1, static_cast<uint64_t>(R32(0))))
-    // ---- comparisons ------------------------------------------------------
-    BIN_I32(CmpEQI32, a == b)
-    BIN_I32(CmpNEI32, a != b)
-    BIN_I32(CmpLTI32S, a < b)
-    BIN_I32(CmpLTI32U, ua < ub)
-    SIMPLE(Core, CmpNZI32, R32(1) = R32(0) != 0)
-    CMP_I64(CmpEQI64, a == b)
-    CMP_I64(CmpNEI64, a != b)
-    CMP_I64(CmpLTI64S, a < b)
-    CMP_I64(CmpLTI64U, ua < ub)
-    SIMPLE(Core, CmpNZI64, R32(1) = GET64(0) != 0)
-    SIMPLE(Core, CmpEQRef, R32(2) = REF(0) == REF(1))
-    SIMPLE(Core, CmpNERef, R32(2) = !(REF(0) == REF(1)))
-    SIMPLE(Core, CmpNZRef, R32(1) = !REF(0).is_null())
-    // ---- control flow -----------------------------------------------------
-    // Branches land one byte past the target's block marker, so a marker is
-    // only executed if code falls into it, which the verifier rules out;
-    // stepping over it keeps the loop total anyway.
-    OP(Core, Block) { NEXT(); }
-    // Yield is synchronous (yielding and resuming at once is a branch) and
-    // Break has no debugger to stop in; both branch like vm.br.
-#define BRANCH_OP(name)                      \
-    OP(Core, name) {                         \
-      Remap(regs, f, CURSOR(1).Remap());     \
-      JUMP_TO(code + U32(0) + 1);            \
-    }
-    BRANCH_OP(Branch)
-    BRANCH_OP(Yield)
-    BRANCH_OP(Break)
+    JUMP_TO(cursor.position());
+  }
+  // ---- i32 arithmetic ---------------------------------------------------
+  BIN_I32(AddI32, ua + ub)
+  BIN_I32(SubI32, ua - ub)
+  BIN_I32(MulI32, ua * ub)
+  OP(Core, DivI32S) {
+    DIV_GUARD(R32(1));
+    R32(2) = static_cast<uint32_t>(DivS32(S32(0), S32(1)));
+    NEXT();
+  }
+  OP(Core, DivI32U) {
+    DIV_GUARD(R32(1));
+    R32(2) = R32(0) / R32(1);
+    NEXT();
+  }
+  OP(Core, RemI32S) {
+    DIV_GUARD(R32(1));
+    R32(2) = static_cast<uint32_t>(RemS32(S32(0), S32(1)));
+    NEXT();
+  }
+  OP(Core, RemI32U) {
+    DIV_GUARD(R32(1));
+    R32(2) = R32(0) % R32(1);
+    NEXT();
+  }
+  SIMPLE(Core, FMAI32, PUT32(3, R32(0) * R32(1) + R32(2)))
+  UN_I32(AbsI32, a < 0 ? 0u - ua : ua)
+  BIN_I32(MinI32S, a < b ? a : b)
+  BIN_I32(MinI32U, ua < ub ? ua : ub)
+  BIN_I32(MaxI32S, a > b ? a : b)
+  BIN_I32(MaxI32U, ua > ub ? ua : ub)
+  // ---- i64 arithmetic ---------------------------------------------------
+  BIN_I64(AddI64, ua + ub)
+  BIN_I64(SubI64, ua - ub)
+  BIN_I64(MulI64, ua * ub)
+  OP(Core, DivI64S) {
+    DIV_GUARD(GET64(1));
+    SET64(2, DivS64(GET64(0), GET64(1)));
+    NEXT();
+  }
+  OP(Core, DivI64U) {
+    DIV_GUARD(GET64(1));
+    SET64(2, static_cast<uint64_t>(GET64(0)) / static_cast<uint64_t>(GET64(1)));
+    NEXT();
+  }
+  OP(Core, RemI64S) {
+    DIV_GUARD(GET64(1));
+    SET64(2, RemS64(GET64(0), GET64(1)));
+    NEXT();
+  }
+  OP(Core, RemI64U) {
+    DIV_GUARD(GET64(1));
+    SET64(2, static_cast<uint64_t>(GET64(0)) % static_cast<uint64_t>(GET64(1)));
+    NEXT();
+  }
+  SIMPLE(Core, FMAI64,
+         SET64(3, static_cast<uint64_t>(GET64(0)) *
+                          static_cast<uint64_t>(GET64(1)) +
+                      static_cast<uint64_t>(GET64(2))))
+  UN_I64(AbsI64, a < 0 ? 0 - ua : ua)
+  BIN_I64(MinI64S, a < b ? a : b)
+  BIN_I64(MinI64U, ua < ub ? ua : ub)
+  BIN_I64(MaxI64S, a > b ? a : b)
+  BIN_I64(MaxI64U, ua > ub ? ua : ub)
+  // ---- bitwise and shifts -----------------------------------------------
+  UN_I32(NotI32, ~ua)
+  BIN_I32(AndI32, ua & ub)
+  BIN_I32(OrI32, ua | ub)
+  BIN_I32(XorI32, ua ^ ub)
+  UN_I64(NotI64, ~ua)
+  BIN_I64(AndI64, ua & ub)
+  BIN_I64(OrI64, ua | ub)
+  BIN_I64(XorI64, ua ^ ub)
+  UN_I32(CtlzI32, std::countl_zero(ua))
+  UN_I64(CtlzI64, std::countl_zero(ua))
+  SIMPLE(Core, ShlI32, PUT32(2, R32(0) << (R32(1) & 31)))
+  SIMPLE(Core, ShrI32S,
+         PUT32(2, static_cast<uint32_t>(S32(0) >> (R32(1) & 31))))
+  SIMPLE(Core, ShrI32U, PUT32(2, R32(0) >> (R32(1) & 31)))
+  SIMPLE(Core, ShlI64,
+         SET64(2, static_cast<uint64_t>(GET64(0)) << (R32(1) & 63)))
+  SIMPLE(Core, ShrI64S, SET64(2, GET64(0) >> (R32(1) & 63)))
+  SIMPLE(Core, ShrI64U,
+         SET64(2, static_cast<uint64_t>(GET64(0)) >> (R32(1) & 63)))
+  // ---- truncation and extension -----------------------------------------
+  SIMPLE(Core, TruncI32I8, R32(1) = R32(0) & 0xFFu)
+  SIMPLE(Core, TruncI32I16, R32(1) = R32(0) & 0xFFFFu)
+  SIMPLE(Core, TruncI64I32, R32(1) = static_cast<uint32_t>(GET64(0)))
+  SIMPLE(Core, ExtI8I32S,
+         R32(1) = static_cast<uint32_t>(
+             static_cast<int32_t>(static_cast<int8_t>(R32(0)))))
+  SIMPLE(Core, ExtI8I32U, R32(1) = R32(0) & 0xFFu)
+  SIMPLE(Core, ExtI16I32S,
+         R32(1) = static_cast<uint32_t>(
+             static_cast<int32_t>(static_cast<int16_t>(R32(0)))))
+  SIMPLE(Core, ExtI16I32U, R32(1) = R32(0) & 0xFFFFu)
+  SIMPLE(Core, ExtI32I64S, SET64(1, static_cast<int64_t>(S32(0))))
+  SIMPLE(Core, ExtI32I64U, SET64(1, static_cast<uint64_t>(R32(0))))
+  // ---- comparisons ------------------------------------------------------
+  BIN_I32(CmpEQI32, a == b)
+  BIN_I32(CmpNEI32, a != b)
+  BIN_I32(CmpLTI32S, a < b)
+  BIN_I32(CmpLTI32U, ua < ub)
+  SIMPLE(Core, CmpNZI32, R32(1) = R32(0) != 0)
+  CMP_I64(CmpEQI64, a == b)
+  CMP_I64(CmpNEI64, a != b)
+  CMP_I64(CmpLTI64S, a < b)
+  CMP_I64(CmpLTI64U, ua < ub)
+  SIMPLE(Core, CmpNZI64, R32(1) = GET64(0) != 0)
+  SIMPLE(Core, CmpEQRef, R32(2) = REF(0) == REF(1))
+  SIMPLE(Core, CmpNERef, R32(2) = !(REF(0) == REF(1)))
+  SIMPLE(Core, CmpNZRef, R32(1) = !REF(0).is_null())
+  // ---- control flow -----------------------------------------------------
+  // Branches land one byte past the target's block marker, so a marker is
+  // only executed if code falls into it, which the verifier rules out;
+  // stepping over it keeps the loop total anyway.
+  OP(Core, Block) { NEXT(); }
+  // Yield is synchronous (yielding and resuming at once is a branch) and
+  // Break has no debugger to stop in; both branch like vm.br.
+#define BRANCH_OP(name)                \
+  OP(Core, name) {                     \
+    Remap(regs, f, CURSOR(1).Remap()); \
+    JUMP_TO(code + U32(0) + 1);        \
+  }
+  BRANCH_OP(Branch)
+  BRANCH_OP(Yield)
+  BRANCH_OP(Break)
 #undef BRANCH_OP
-    OP(Core, CondBreak) {
-      // Both outcomes continue at the destination.
-      Cursor cursor = CURSOR(2);
-      Remap(regs, f, cursor.Remap());
+  OP(Core, CondBreak) {
+    // Both outcomes continue at the destination.
+    Cursor cursor = CURSOR(2);
+    Remap(regs, f, cursor.Remap());
+    JUMP_TO(code + U32(1) + 1);
+  }
+  OP(Core, CondBranch) {
+    Cursor cursor = CURSOR(2);
+    RemapList true_remap = cursor.Remap();
+    if (R32(0)) {
+      Remap(regs, f, true_remap);
       JUMP_TO(code + U32(1) + 1);
     }
-    OP(Core, CondBranch) {
-      Cursor cursor = CURSOR(2);
-      RemapList true_remap = cursor.Remap();
-      if (R32(0)) {
-        Remap(regs, f, true_remap);
-        JUMP_TO(code + U32(1) + 1);
-      }
-      uint32_t false_target = cursor.Word();
-      Remap(regs, f, cursor.Remap());
-      JUMP_TO(code + false_target + 1);
-    }
-    // The rewritten scalar branches of the quickened copy
-    // (quickened_code.h): relative targets, no padding, no bank tests.
+    uint32_t false_target = cursor.Word();
+    Remap(regs, f, cursor.Remap());
+    JUMP_TO(code + false_target + 1);
+  }
+  // The rewritten scalar branches of the quickened copy
+  // (quickened_code.h): relative targets, no padding, no bank tests.
 #define XU16(offset) LoadU16(ip + (offset))
 #define XREL(offset) static_cast<int32_t>(LoadU32(ip + (offset)))
-#define XCOPY(k)                                            \
-  regs[XU16(quick_layout::kBrPairs + 4 * (k) + 2)] =        \
+#define XCOPY(k)                                     \
+  regs[XU16(quick_layout::kBrPairs + 4 * (k) + 2)] = \
       regs[XU16(quick_layout::kBrPairs + 4 * (k))]
-    XOP(BrI32x0) { JUMP_TO(ip + XREL(quick_layout::kBrRel)); }
-    XOP(BrI32x1) {
-      XCOPY(0);
-      JUMP_TO(ip + XREL(quick_layout::kBrRel));
+  XOP(BrI32x0) { JUMP_TO(ip + XREL(quick_layout::kBrRel)); }
+  XOP(BrI32x1) {
+    XCOPY(0);
+    JUMP_TO(ip + XREL(quick_layout::kBrRel));
+  }
+  XOP(BrI32x2) {
+    XCOPY(0);
+    XCOPY(1);
+    JUMP_TO(ip + XREL(quick_layout::kBrRel));
+  }
+  XOP(BrI32x3) {
+    XCOPY(0);
+    XCOPY(1);
+    XCOPY(2);
+    JUMP_TO(ip + XREL(quick_layout::kBrRel));
+  }
+  XOP(BrI32xN) {
+    const uint8_t* pair = ip + quick_layout::kBrPairs;
+    const uint8_t* end = pair + 4 * XU16(quick_layout::kBrCount);
+    for (; pair != end; pair += 4)
+      regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
+    JUMP_TO(ip + XREL(quick_layout::kBrRel));
+  }
+  XOP(CondBrI32x00) {
+    JUMP_TO(ip + (regs[XU16(quick_layout::kCondBrCondition)]
+                      ? XREL(quick_layout::kCondBrTrueRel)
+                      : XREL(quick_layout::kCondBrFalseRel)));
+  }
+  XOP(CondBrI32xN) {
+    const uint8_t* pair = ip + quick_layout::kCondBrPairs;
+    const uint8_t* end = pair + 4 * XU16(quick_layout::kCondBrTrueCount);
+    int32_t rel = XREL(quick_layout::kCondBrTrueRel);
+    if (regs[XU16(quick_layout::kCondBrCondition)] == 0) {
+      pair = end;
+      end = pair + 4 * XU16(quick_layout::kCondBrFalseCount);
+      rel = XREL(quick_layout::kCondBrFalseRel);
     }
-    XOP(BrI32x2) {
-      XCOPY(0);
-      XCOPY(1);
-      JUMP_TO(ip + XREL(quick_layout::kBrRel));
-    }
-    XOP(BrI32x3) {
-      XCOPY(0);
-      XCOPY(1);
-      XCOPY(2);
-      JUMP_TO(ip + XREL(quick_layout::kBrRel));
-    }
-    XOP(BrI32xN) {
-      const uint8_t* pair = ip + quick_layout::kBrPairs;
-      const uint8_t* end = pair + 4 * XU16(quick_layout::kBrCount);
-      for (; pair != end; pair += 4) regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
-      JUMP_TO(ip + XREL(quick_layout::kBrRel));
-    }
-    XOP(CondBrI32x00) {
-      JUMP_TO(ip + (regs[XU16(quick_layout::kCondBrCondition)]
-                        ? XREL(quick_layout::kCondBrTrueRel)
-                        : XREL(quick_layout::kCondBrFalseRel)));
-    }
-    XOP(CondBrI32xN) {
-      const uint8_t* pair = ip + quick_layout::kCondBrPairs;
-      const uint8_t* end = pair + 4 * XU16(quick_layout::kCondBrTrueCount);
-      int32_t rel = XREL(quick_layout::kCondBrTrueRel);
-      if (regs[XU16(quick_layout::kCondBrCondition)] == 0) {
-        pair = end;
-        end = pair + 4 * XU16(quick_layout::kCondBrFalseCount);
-        rel = XREL(quick_layout::kCondBrFalseRel);
-      }
-      for (; pair != end; pair += 4) regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
-      JUMP_TO(ip + rel);
-    }
-    // Fused compare-and-branch: the comparison writes its result register,
-    // then the copyless vm.cond_br right after it (CondBrI32x00 at
-    // ip + the comparison's size) branches without being dispatched.
+    for (; pair != end; pair += 4)
+      regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
+    JUMP_TO(ip + rel);
+  }
+  // Fused compare-and-branch: the comparison writes its result register,
+  // then the copyless vm.cond_br right after it (CondBrI32x00 at
+  // ip + the comparison's size) branches without being dispatched.
 // The ...BrD forms leave out the result, which is dead after the branch.
-#define CMP_BR_FORM(core, label, store_result, result, expr)               \
-    XOP(label)                                                             \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
-      const bool taken = (expr);                                           \
-      if constexpr (store_result) R32(result) = taken ? 1u : 0u;           \
-      ip += Fixed<L::value.size>();                                        \
-      JUMP_TO(ip + (taken ? XREL(quick_layout::kCondBrTrueRel)              \
-                          : XREL(quick_layout::kCondBrFalseRel)));          \
-    }
-#define CMP_BR(core, result, expr)              \
-    CMP_BR_FORM(core, core##Br, true, result, expr)   \
-    CMP_BR_FORM(core, core##BrD, false, result, expr)
-    CMP_BR(CmpEQI32, 2, R32(0) == R32(1))
-    CMP_BR(CmpNEI32, 2, R32(0) != R32(1))
-    CMP_BR(CmpLTI32S, 2, S32(0) < S32(1))
-    CMP_BR(CmpLTI32U, 2, R32(0) < R32(1))
-    CMP_BR(CmpNZI32, 1, R32(0) != 0)
+#define CMP_BR_FORM(core, label, store_result, result, expr)                \
+  XOP(label)                                                                \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
+    const bool taken = (expr);                                              \
+    if constexpr (store_result) R32(result) = taken ? 1u : 0u;              \
+    ip += Fixed<L::value.size>();                                           \
+    JUMP_TO(ip + (taken ? XREL(quick_layout::kCondBrTrueRel)                \
+                        : XREL(quick_layout::kCondBrFalseRel)));            \
+  }
+#define CMP_BR(core, result, expr)                \
+  CMP_BR_FORM(core, core##Br, true, result, expr) \
+  CMP_BR_FORM(core, core##BrD, false, result, expr)
+  CMP_BR(CmpEQI32, 2, R32(0) == R32(1))
+  CMP_BR(CmpNEI32, 2, R32(0) != R32(1))
+  CMP_BR(CmpLTI32S, 2, S32(0) < S32(1))
+  CMP_BR(CmpLTI32U, 2, R32(0) < R32(1))
+  CMP_BR(CmpNZI32, 1, R32(0) != 0)
 #undef CMP_BR
 #undef CMP_BR_FORM
-    // i32 ops with a constant right operand (quickened_code.h): the u16
-    // slot of operand 1 holds the value, sign-extended from 16 bits.
-#define BIN_I32_IMM(name, expr)                                              \
-    XOP(name##Imm)                                                           \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
-      [[maybe_unused]] const uint32_t ua = R32(0);                           \
-      [[maybe_unused]] const uint32_t imm =                                  \
-          static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(REG(1)))); \
-      PUT32(2, expr);                                                        \
-      NEXT();                                                                \
-    }
-    BIN_I32_IMM(AddI32, ua + imm)
-    BIN_I32_IMM(SubI32, ua - imm)
-    BIN_I32_IMM(MulI32, ua * imm)
-    BIN_I32_IMM(AndI32, ua & imm)
-    BIN_I32_IMM(OrI32, ua | imm)
-    BIN_I32_IMM(XorI32, ua ^ imm)
-    BIN_I32_IMM(ShlI32, ua << (imm & 31))
-    BIN_I32_IMM(ShrI32S, static_cast<int32_t>(ua) >> (imm & 31))
-    BIN_I32_IMM(ShrI32U, ua >> (imm & 31))
+  // i32 ops with a constant right operand (quickened_code.h): the u16
+  // slot of operand 1 holds the value, sign-extended from 16 bits.
+#define BIN_I32_IMM(name, expr)                                             \
+  XOP(name##Imm)                                                            \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
+    [[maybe_unused]] const uint32_t ua = R32(0);                            \
+    [[maybe_unused]] const uint32_t imm = static_cast<uint32_t>(            \
+        static_cast<int32_t>(static_cast<int16_t>(REG(1))));                \
+    PUT32(2, expr);                                                         \
+    NEXT();                                                                 \
+  }
+  BIN_I32_IMM(AddI32, ua + imm)
+  BIN_I32_IMM(SubI32, ua - imm)
+  BIN_I32_IMM(MulI32, ua * imm)
+  BIN_I32_IMM(AndI32, ua & imm)
+  BIN_I32_IMM(OrI32, ua | imm)
+  BIN_I32_IMM(XorI32, ua ^ imm)
+  BIN_I32_IMM(ShlI32, ua << (imm & 31))
+  BIN_I32_IMM(ShrI32S, static_cast<int32_t>(ua) >> (imm & 31))
+  BIN_I32_IMM(ShrI32U, ua >> (imm & 31))
 #undef BIN_I32_IMM
-#define IMM16(n) static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(REG(n))))
-    // vm.fma.i32 with a constant factor (slot 1) or addend (slot 2).
-    XOP(FMAI32ImmB)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
-      PUT32(3, R32(0) * IMM16(1) + R32(2));
-      NEXT();
-    }
-    XOP(FMAI32ImmC)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
-      PUT32(3, R32(0) * R32(1) + IMM16(2));
-      NEXT();
-    }
-    // Result forwarding (quickened_code.h): operand 0 (or, where named,
-    // another) is the previous instruction's result, taken from acc. The
-    // expressions are those of the register forms.
-#define I32_ACC(name, expr)                                                  \
-    XOP(name##AccL)                                                          \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
-      [[maybe_unused]] const uint32_t ua = acc;                              \
-      [[maybe_unused]] const uint32_t ub = R32(1);                           \
-      PUT32(2, expr);                                                        \
-      NEXT();                                                                \
-    }
-    I32_ACC(AddI32, ua + ub)
-    I32_ACC(SubI32, ua - ub)
-    I32_ACC(MulI32, ua * ub)
-    I32_ACC(AndI32, ua & ub)
-    I32_ACC(OrI32, ua | ub)
-    I32_ACC(XorI32, ua ^ ub)
-    I32_ACC(ShlI32, ua << (ub & 31))
-    I32_ACC(ShrI32S, static_cast<uint32_t>(static_cast<int32_t>(ua) >> (ub & 31)))
-    I32_ACC(ShrI32U, ua >> (ub & 31))
+#define IMM16(n) \
+  static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(REG(n))))
+  // vm.fma.i32 with a constant factor (slot 1) or addend (slot 2).
+  XOP(FMAI32ImmB)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
+    PUT32(3, R32(0) * IMM16(1) + R32(2));
+    NEXT();
+  }
+  XOP(FMAI32ImmC)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
+    PUT32(3, R32(0) * R32(1) + IMM16(2));
+    NEXT();
+  }
+  // Result forwarding (quickened_code.h): operand 0 (or, where named,
+  // another) is the previous instruction's result, taken from acc. The
+  // expressions are those of the register forms.
+#define I32_ACC(name, expr)                                                 \
+  XOP(name##AccL)                                                           \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
+    [[maybe_unused]] const uint32_t ua = acc;                               \
+    [[maybe_unused]] const uint32_t ub = R32(1);                            \
+    PUT32(2, expr);                                                         \
+    NEXT();                                                                 \
+  }
+  I32_ACC(AddI32, ua + ub)
+  I32_ACC(SubI32, ua - ub)
+  I32_ACC(MulI32, ua * ub)
+  I32_ACC(AndI32, ua & ub)
+  I32_ACC(OrI32, ua | ub)
+  I32_ACC(XorI32, ua ^ ub)
+  I32_ACC(ShlI32, ua << (ub & 31))
+  I32_ACC(ShrI32S, static_cast<uint32_t>(static_cast<int32_t>(ua) >> (ub & 31)))
+  I32_ACC(ShrI32U, ua >> (ub & 31))
 #undef I32_ACC
-#define I32_IMM_ACC(name, expr)                                              \
-    XOP(name##ImmAcc)                                                        \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
-      [[maybe_unused]] const uint32_t ua = acc;                              \
-      [[maybe_unused]] const uint32_t imm = IMM16(1);                        \
-      PUT32(2, expr);                                                        \
-      NEXT();                                                                \
-    }
-    I32_IMM_ACC(AddI32, ua + imm)
-    I32_IMM_ACC(SubI32, ua - imm)
-    I32_IMM_ACC(MulI32, ua * imm)
-    I32_IMM_ACC(AndI32, ua & imm)
-    I32_IMM_ACC(OrI32, ua | imm)
-    I32_IMM_ACC(XorI32, ua ^ imm)
-    I32_IMM_ACC(ShlI32, ua << (imm & 31))
-    I32_IMM_ACC(ShrI32S, static_cast<uint32_t>(static_cast<int32_t>(ua) >> (imm & 31)))
-    I32_IMM_ACC(ShrI32U, ua >> (imm & 31))
+#define I32_IMM_ACC(name, expr)                                             \
+  XOP(name##ImmAcc)                                                         \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCore##name> L; true) { \
+    [[maybe_unused]] const uint32_t ua = acc;                               \
+    [[maybe_unused]] const uint32_t imm = IMM16(1);                         \
+    PUT32(2, expr);                                                         \
+    NEXT();                                                                 \
+  }
+  I32_IMM_ACC(AddI32, ua + imm)
+  I32_IMM_ACC(SubI32, ua - imm)
+  I32_IMM_ACC(MulI32, ua * imm)
+  I32_IMM_ACC(AndI32, ua & imm)
+  I32_IMM_ACC(OrI32, ua | imm)
+  I32_IMM_ACC(XorI32, ua ^ imm)
+  I32_IMM_ACC(ShlI32, ua << (imm & 31))
+  I32_IMM_ACC(ShrI32S,
+              static_cast<uint32_t>(static_cast<int32_t>(ua) >> (imm & 31)))
+  I32_IMM_ACC(ShrI32U, ua >> (imm & 31))
 #undef I32_IMM_ACC
-    XOP(FMAI32AccA)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
-      const uint32_t a = acc;
-      PUT32(3, a * R32(1) + R32(2));
-      NEXT();
-    }
-    XOP(FMAI32AccC)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
-      const uint32_t c = acc;
-      PUT32(3, R32(0) * R32(1) + c);
-      NEXT();
-    }
-    // f32 ops with a bfloat16-exact constant: slot 1 holds the high half of
-    // its bit pattern.
+  XOP(FMAI32AccA)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
+    const uint32_t a = acc;
+    PUT32(3, a * R32(1) + R32(2));
+    NEXT();
+  }
+  XOP(FMAI32AccC)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCoreFMAI32> L; true) {
+    const uint32_t c = acc;
+    PUT32(3, R32(0) * R32(1) + c);
+    NEXT();
+  }
+  // f32 ops with a bfloat16-exact constant: slot 1 holds the high half of
+  // its bit pattern.
 #define BF16_IMM(n) std::bit_cast<float>(static_cast<uint32_t>(REG(n)) << 16)
-#define BIN_F32_IMM(name, expr)                                              \
-    XOP(name##Imm)                                                           \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32##name> L; true) { \
-      const float a = GETF32(0);                                             \
-      const float b = BF16_IMM(1);                                           \
-      SETF32(2, expr);                                                       \
-      NEXT();                                                                \
-    }
-    BIN_F32_IMM(AddF32, AddFirst(a, b))
-    BIN_F32_IMM(SubF32, a - b)
-    BIN_F32_IMM(MulF32, MulFirst(a, b))
+#define BIN_F32_IMM(name, expr)                                               \
+  XOP(name##Imm)                                                              \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32##name> L; true) { \
+    const float a = GETF32(0);                                                \
+    const float b = BF16_IMM(1);                                              \
+    SETF32(2, expr);                                                          \
+    NEXT();                                                                   \
+  }
+  BIN_F32_IMM(AddF32, AddFirst(a, b))
+  BIN_F32_IMM(SubF32, a - b)
+  BIN_F32_IMM(MulF32, MulFirst(a, b))
 #undef BIN_F32_IMM
-#define F32_ACC(label, name, a_expr, b_expr, expr)                           \
-    XOP(label)                                                               \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32##name> L; true) { \
-      const float a = a_expr;                                                \
-      const float b = b_expr;                                                \
-      SETF32(2, expr);                                                       \
-      NEXT();                                                                \
-    }
-    F32_ACC(AddF32AccL, AddF32, ACC_F32(), GETF32(1), AddFirst(a, b))
-    F32_ACC(SubF32AccL, SubF32, ACC_F32(), GETF32(1), a - b)
-    F32_ACC(SubF32AccR, SubF32, GETF32(0), ACC_F32(), a - b)
-    F32_ACC(AddF32AccR, AddF32, GETF32(0), ACC_F32(), AddFirst(a, b))
-    F32_ACC(MulF32AccR, MulF32, GETF32(0), ACC_F32(), MulFirst(a, b))
-    F32_ACC(MulF32AccL, MulF32, ACC_F32(), GETF32(1), MulFirst(a, b))
-    F32_ACC(DivF32AccL, DivF32, ACC_F32(), GETF32(1), a / b)
-    F32_ACC(AddF32ImmAcc, AddF32, ACC_F32(), BF16_IMM(1), AddFirst(a, b))
-    F32_ACC(SubF32ImmAcc, SubF32, ACC_F32(), BF16_IMM(1), a - b)
-    F32_ACC(MulF32ImmAcc, MulF32, ACC_F32(), BF16_IMM(1), MulFirst(a, b))
+#define F32_ACC(label, name, a_expr, b_expr, expr)                            \
+  XOP(label)                                                                  \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32##name> L; true) { \
+    const float a = a_expr;                                                   \
+    const float b = b_expr;                                                   \
+    SETF32(2, expr);                                                          \
+    NEXT();                                                                   \
+  }
+  F32_ACC(AddF32AccL, AddF32, ACC_F32(), GETF32(1), AddFirst(a, b))
+  F32_ACC(SubF32AccL, SubF32, ACC_F32(), GETF32(1), a - b)
+  F32_ACC(SubF32AccR, SubF32, GETF32(0), ACC_F32(), a - b)
+  F32_ACC(AddF32AccR, AddF32, GETF32(0), ACC_F32(), AddFirst(a, b))
+  F32_ACC(MulF32AccR, MulF32, GETF32(0), ACC_F32(), MulFirst(a, b))
+  F32_ACC(MulF32AccL, MulF32, ACC_F32(), GETF32(1), MulFirst(a, b))
+  F32_ACC(DivF32AccL, DivF32, ACC_F32(), GETF32(1), a / b)
+  F32_ACC(AddF32ImmAcc, AddF32, ACC_F32(), BF16_IMM(1), AddFirst(a, b))
+  F32_ACC(SubF32ImmAcc, SubF32, ACC_F32(), BF16_IMM(1), a - b)
+  F32_ACC(MulF32ImmAcc, MulF32, ACC_F32(), BF16_IMM(1), MulFirst(a, b))
 #undef F32_ACC
-    XOP(CastSI32F32Acc)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32CastSI32F32> L; true) {
-      const int32_t x = static_cast<int32_t>(acc);
-      SETF32(1, static_cast<float>(x));
-      NEXT();
-    }
-    XOP(CastUI32F32Acc)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32CastUI32F32> L; true) {
-      const uint32_t x = acc;
-      SETF32(1, static_cast<float>(x));
-      NEXT();
-    }
-    // Copyless back edges into a fused loop head: jump, then run the head's
-    // handler directly (with the switch fallback: dispatch on it).
+  XOP(CastSI32F32Acc)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32CastSI32F32> L;
+                true) {
+    const int32_t x = static_cast<int32_t>(acc);
+    SETF32(1, static_cast<float>(x));
+    NEXT();
+  }
+  XOP(CastUI32F32Acc)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32CastUI32F32> L;
+                true) {
+    const uint32_t x = acc;
+    SETF32(1, static_cast<float>(x));
+    NEXT();
+  }
+  // Copyless back edges into a fused loop head: jump, then run the head's
+  // handler directly (with the switch fallback: dispatch on it).
 #if EMBER_VM_COMPUTED_GOTO
-#define BR_TO_HEAD(head)                           \
-    XOP(BrTo##head) {                              \
-      ip += XREL(quick_layout::kBrRel);             \
-      goto op_Quick_##head;                         \
-    }
+#define BR_TO_HEAD(head)              \
+  XOP(BrTo##head) {                   \
+    ip += XREL(quick_layout::kBrRel); \
+    goto op_Quick_##head;             \
+  }
 #else
-#define BR_TO_HEAD(head)                           \
-    XOP(BrTo##head) { JUMP_TO(ip + XREL(quick_layout::kBrRel)); }
+#define BR_TO_HEAD(head) \
+  XOP(BrTo##head) { JUMP_TO(ip + XREL(quick_layout::kBrRel)); }
 #endif
-    BR_TO_HEAD(CmpEQI32Br)
-    BR_TO_HEAD(CmpNEI32Br)
-    BR_TO_HEAD(CmpLTI32SBr)
-    BR_TO_HEAD(CmpLTI32UBr)
-    BR_TO_HEAD(CmpNZI32Br)
-    BR_TO_HEAD(CmpEQI32BrD)
-    BR_TO_HEAD(CmpNEI32BrD)
-    BR_TO_HEAD(CmpLTI32SBrD)
-    BR_TO_HEAD(CmpLTI32UBrD)
-    BR_TO_HEAD(CmpNZI32BrD)
+  BR_TO_HEAD(CmpEQI32Br)
+  BR_TO_HEAD(CmpNEI32Br)
+  BR_TO_HEAD(CmpLTI32SBr)
+  BR_TO_HEAD(CmpLTI32UBr)
+  BR_TO_HEAD(CmpNZI32Br)
+  BR_TO_HEAD(CmpEQI32BrD)
+  BR_TO_HEAD(CmpNEI32BrD)
+  BR_TO_HEAD(CmpLTI32SBrD)
+  BR_TO_HEAD(CmpLTI32UBrD)
+  BR_TO_HEAD(CmpNZI32BrD)
 #undef BR_TO_HEAD
-    // Loop latches: add-immediate, then the copyless back edge right after
-    // it (ip + the add's size), then the fused head it enters, inline so
-    // the whole latch runs without a dispatch or a taken jump in between.
+  // Loop latches: add-immediate, then the copyless back edge right after
+  // it (ip + the add's size), then the fused head it enters, inline so
+  // the whole latch runs without a dispatch or a taken jump in between.
 #define ADD_IMM_BR_TO(core, expr)                                             \
-    XOP(AddImmBrTo##core##BrD)                                                \
-    if constexpr (typedef LayoutOf<bytecode::layouts::kCoreAddI32> L; true) { \
-      R32(2) = R32(0) + IMM16(1);                                             \
+  XOP(AddImmBrTo##core##BrD)                                                  \
+  if constexpr (typedef LayoutOf<bytecode::layouts::kCoreAddI32> L; true) {   \
+    R32(2) = R32(0) + IMM16(1);                                               \
+    ip += Fixed<L::value.size>();                                             \
+    ip += XREL(quick_layout::kBrRel);                                         \
+    if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
+      const bool taken = (expr);                                              \
       ip += Fixed<L::value.size>();                                           \
-      ip += XREL(quick_layout::kBrRel);                                        \
-      if constexpr (typedef LayoutOf<bytecode::layouts::kCore##core> L; true) { \
-        const bool taken = (expr);                                            \
-        ip += Fixed<L::value.size>();                                         \
-        if (taken) [[likely]] JUMP_TO(ip + XREL(quick_layout::kCondBrTrueRel)); \
-        JUMP_TO(ip + XREL(quick_layout::kCondBrFalseRel));                     \
-      }                                                                       \
-    }
-    ADD_IMM_BR_TO(CmpEQI32, R32(0) == R32(1))
-    ADD_IMM_BR_TO(CmpNEI32, R32(0) != R32(1))
-    ADD_IMM_BR_TO(CmpLTI32S, S32(0) < S32(1))
-    ADD_IMM_BR_TO(CmpLTI32U, R32(0) < R32(1))
-    ADD_IMM_BR_TO(CmpNZI32, R32(0) != 0)
+      if (taken) [[likely]]                                                   \
+        JUMP_TO(ip + XREL(quick_layout::kCondBrTrueRel));                     \
+      JUMP_TO(ip + XREL(quick_layout::kCondBrFalseRel));                      \
+    }                                                                         \
+  }
+  ADD_IMM_BR_TO(CmpEQI32, R32(0) == R32(1))
+  ADD_IMM_BR_TO(CmpNEI32, R32(0) != R32(1))
+  ADD_IMM_BR_TO(CmpLTI32S, S32(0) < S32(1))
+  ADD_IMM_BR_TO(CmpLTI32U, R32(0) < R32(1))
+  ADD_IMM_BR_TO(CmpNZI32, R32(0) != 0)
 #undef ADD_IMM_BR_TO
 #undef XCOPY
 #undef XREL
 #undef XU16
-    OP(Core, BranchTable) {
-      Cursor cursor = CURSOR(2);
-      RemapList default_remap = cursor.Remap();
-      uint32_t index = R32(0);
-      uint16_t case_count = cursor.Half();
-      if (index >= case_count) {
-        Remap(regs, f, default_remap);
-        JUMP_TO(code + U32(1) + 1);
-      }
-      for (uint32_t i = 0; i < index; ++i) {
-        cursor.Word();
-        cursor.Remap();
-      }
-      uint32_t target = cursor.Word();
-      Remap(regs, f, cursor.Remap());
-      JUMP_TO(code + target + 1);
+  OP(Core, BranchTable) {
+    Cursor cursor = CURSOR(2);
+    RemapList default_remap = cursor.Remap();
+    uint32_t index = R32(0);
+    uint16_t case_count = cursor.Half();
+    if (index >= case_count) {
+      Remap(regs, f, default_remap);
+      JUMP_TO(code + U32(1) + 1);
     }
-    // Internal calls push the callee and continue in it; the caller's pc
-    // stays at the call (for stack traces) until the callee returns.
-#define CALL_INTERNAL(callee, operands, results, next)                   \
-    do {                                                                 \
-      f->pc = static_cast<uint32_t>(ip - code);                          \
-      TRY_ASSIGN(Frame * callee_frame, PushFrame(callee));               \
-      f->return_registers = (results);                                   \
-      f->return_pc = static_cast<uint32_t>((next) - code);               \
-      CopyArguments(*f, (operands), *callee_frame);                      \
-      ENTER_FRAME(callee_frame);                                         \
-      DISPATCH();                                                        \
-    } while (0)
-    OP(Core, Call) {
-      uint32_t callee = U32(0);
-      Cursor cursor = CURSOR(1);
-      RegisterList operands = cursor.List();
-      RegisterList results = cursor.List();
-      const uint8_t* next = cursor.position();
-      if (callee & kImportOrdinalBit) {
-        TRY(CallImport(*f, callee, nullptr, operands, results));
-        JUMP_TO(next);
-      }
-      CALL_INTERNAL(callee, operands, results, next);
+    for (uint32_t i = 0; i < index; ++i) {
+      cursor.Word();
+      cursor.Remap();
     }
-    OP(Core, CallYieldable) {
-      // A synchronous call that resumes at a block: the results are written
-      // when the callee returns, then execution continues at `resume`.
-      uint32_t callee = U32(0);
-      Cursor cursor = CURSOR(1);
-      RegisterList operands = cursor.List();
-      uint32_t resume = cursor.Word();
-      RegisterList results = cursor.List();
-      const uint8_t* next = code + resume + 1;
-      if (callee & kImportOrdinalBit) {
-        TRY(CallImport(*f, callee, nullptr, operands, results));
-        JUMP_TO(next);
-      }
-      CALL_INTERNAL(callee, operands, results, next);
+    uint32_t target = cursor.Word();
+    Remap(regs, f, cursor.Remap());
+    JUMP_TO(code + target + 1);
+  }
+  // Internal calls push the callee and continue in it; the caller's pc
+  // stays at the call (for stack traces) until the callee returns.
+#define CALL_INTERNAL(callee, operands, results, next)  \
+  do {                                                  \
+    f->pc = static_cast<uint32_t>(ip - code);           \
+    TRY_ASSIGN(Frame* callee_frame, PushFrame(callee)); \
+    f->return_registers = (results);                    \
+    f->return_pc = static_cast<uint32_t>((next)-code);  \
+    CopyArguments(*f, (operands), *callee_frame);       \
+    ENTER_FRAME(callee_frame);                          \
+    DISPATCH();                                         \
+  } while (0)
+  OP(Core, Call) {
+    uint32_t callee = U32(0);
+    Cursor cursor = CURSOR(1);
+    RegisterList operands = cursor.List();
+    RegisterList results = cursor.List();
+    const uint8_t* next = cursor.position();
+    if (callee & kImportOrdinalBit) {
+      TRY(CallImport(*f, callee, nullptr, operands, results));
+      JUMP_TO(next);
     }
-    OP(Core, CallVariadic) {
-      Cursor cursor = CURSOR(1);
-      RegisterList segment_sizes = cursor.List();
-      RegisterList operands = cursor.List();
-      RegisterList results = cursor.List();
-      TRY(CallImport(*f, U32(0), &segment_sizes, operands, results));
-      JUMP_TO(cursor.position());
+    CALL_INTERNAL(callee, operands, results, next);
+  }
+  OP(Core, CallYieldable) {
+    // A synchronous call that resumes at a block: the results are written
+    // when the callee returns, then execution continues at `resume`.
+    uint32_t callee = U32(0);
+    Cursor cursor = CURSOR(1);
+    RegisterList operands = cursor.List();
+    uint32_t resume = cursor.Word();
+    RegisterList results = cursor.List();
+    const uint8_t* next = code + resume + 1;
+    if (callee & kImportOrdinalBit) {
+      TRY(CallImport(*f, callee, nullptr, operands, results));
+      JUMP_TO(next);
     }
-    OP(Core, CallVariadicYieldable) {
-      Cursor cursor = CURSOR(1);
-      RegisterList segment_sizes = cursor.List();
-      RegisterList operands = cursor.List();
-      uint32_t resume = cursor.Word();
-      RegisterList results = cursor.List();
-      TRY(CallImport(*f, U32(0), &segment_sizes, operands, results));
-      JUMP_TO(code + resume + 1);
+    CALL_INTERNAL(callee, operands, results, next);
+  }
+  OP(Core, CallVariadic) {
+    Cursor cursor = CURSOR(1);
+    RegisterList segment_sizes = cursor.List();
+    RegisterList operands = cursor.List();
+    RegisterList results = cursor.List();
+    TRY(CallImport(*f, U32(0), &segment_sizes, operands, results));
+    JUMP_TO(cursor.position());
+  }
+  OP(Core, CallVariadicYieldable) {
+    Cursor cursor = CURSOR(1);
+    RegisterList segment_sizes = cursor.List();
+    RegisterList operands = cursor.List();
+    uint32_t resume = cursor.Word();
+    RegisterList results = cursor.List();
+    TRY(CallImport(*f, U32(0), &segment_sizes, operands, results));
+    JUMP_TO(code + resume + 1);
+  }
+  OP(Core, Return) {
+    RegisterList operands = CURSOR(0).List();
+    if (depth_ == 1) {
+      f->pc = static_cast<uint32_t>(ip - code);
+      TRY(ReturnToHost(*f, operands));
+      return Status::Ok();
     }
-    OP(Core, Return) {
-      RegisterList operands = CURSOR(0).List();
-      if (depth_ == 1) {
-        f->pc = static_cast<uint32_t>(ip - code);
-        TRY(ReturnToHost(*f, operands));
-        return Status::Ok();
-      }
-      Frame* caller = frames_[depth_ - 2].get();
-      ReturnToCaller(*f, operands, *caller);
-      ENTER_FRAME(caller);
-      DISPATCH();
+    Frame* caller = frames_[depth_ - 2].get();
+    ReturnToCaller(*f, operands, *caller);
+    ENTER_FRAME(caller);
+    DISPATCH();
+  }
+  OP(Core, Fail) {
+    uint32_t status_code = R32(0);
+    Cursor cursor = CURSOR(1);
+    std::string_view message = cursor.String();
+    if (status_code == 0) JUMP_TO(cursor.position());
+    if (status_code > static_cast<uint32_t>(StatusCode::kIncompatible)) {
+      status_code = static_cast<uint32_t>(StatusCode::kUnknown);
     }
-    OP(Core, Fail) {
-      uint32_t status_code = R32(0);
-      Cursor cursor = CURSOR(1);
-      std::string_view message = cursor.String();
-      if (status_code == 0) JUMP_TO(cursor.position());
-      if (status_code > static_cast<uint32_t>(StatusCode::kIncompatible)) {
-        status_code = static_cast<uint32_t>(StatusCode::kUnknown);
-      }
-      FAIL(Status(static_cast<StatusCode>(status_code), std::string(message)));
+    FAIL(Status(static_cast<StatusCode>(status_code), std::string(message)));
+  }
+  OP(Core, ImportResolved) {
+    uint32_t index = U32(0) & ~kImportOrdinalBit;
+    R32(1) = index < state_.imports.size() && !state_.imports[index].is_null();
+    NEXT();
+  }
+  OP(Core, Trace) {
+    JUMP_TO(InstructionEnd(L::value, code, ip));
+  }  // no tracing sink yet
+  OP(Core, Print) { JUMP_TO(InstructionEnd(L::value, code, ip)); }
+  // ---- vm.buffer --------------------------------------------------------
+  BUFFER_LOAD(Core, BufferLoadI8U, uint8_t, R32(2) = v)
+  BUFFER_LOAD(Core, BufferLoadI8S, int8_t,
+              R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
+  BUFFER_LOAD(Core, BufferLoadI16U, uint16_t, R32(2) = v)
+  BUFFER_LOAD(Core, BufferLoadI16S, int16_t,
+              R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
+  BUFFER_LOAD(Core, BufferLoadI32, uint32_t, R32(2) = v)
+  BUFFER_LOAD(Core, BufferLoadI64, int64_t, SET64(2, v))
+  BUFFER_STORE(Core, BufferStoreI8, uint8_t, R32(2))
+  BUFFER_STORE(Core, BufferStoreI16, uint16_t, R32(2))
+  BUFFER_STORE(Core, BufferStoreI32, uint32_t, R32(2))
+  BUFFER_STORE(Core, BufferStoreI64, int64_t, GET64(2))
+  BUFFER_FILL(Core, BufferFillI8, uint8_t, R32(3))
+  BUFFER_FILL(Core, BufferFillI16, uint16_t, R32(3))
+  BUFFER_FILL(Core, BufferFillI32, uint32_t, R32(3))
+  BUFFER_FILL(Core, BufferFillI64, int64_t, GET64(3))
+  OP(Core, BufferAlloc) {
+    {
+      TRY_ASSIGN(Ref<Buffer> buffer,
+                 Buffer::Allocate(
+                     static_cast<uint64_t>(GET64(0)), R32(1),
+                     BufferAccess::kMutable | BufferAccess::kOriginGuest));
+      REF(2) = VmRef::Of(std::move(buffer));
     }
-    OP(Core, ImportResolved) {
-      uint32_t index = U32(0) & ~kImportOrdinalBit;
-      R32(1) = index < state_.imports.size() && !state_.imports[index].is_null();
-      NEXT();
+    NEXT();
+  }
+  OP(Core, BufferClone) {
+    TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
+    {
+      TRY_ASSIGN(
+          Ref<Buffer> buffer,
+          Buffer::Clone(*source, static_cast<uint64_t>(GET64(1)),
+                        static_cast<uint64_t>(GET64(2)), R32(3),
+                        BufferAccess::kMutable | BufferAccess::kOriginGuest));
+      REF(4) = VmRef::Of(std::move(buffer));
     }
-    OP(Core, Trace) { JUMP_TO(InstructionEnd(L::value, code, ip)); }  // no tracing sink yet
-    OP(Core, Print) { JUMP_TO(InstructionEnd(L::value, code, ip)); }
-    // ---- vm.buffer --------------------------------------------------------
-    BUFFER_LOAD(Core, BufferLoadI8U, uint8_t, R32(2) = v)
-    BUFFER_LOAD(Core, BufferLoadI8S, int8_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
-    BUFFER_LOAD(Core, BufferLoadI16U, uint16_t, R32(2) = v)
-    BUFFER_LOAD(Core, BufferLoadI16S, int16_t, R32(2) = static_cast<uint32_t>(static_cast<int32_t>(v)))
-    BUFFER_LOAD(Core, BufferLoadI32, uint32_t, R32(2) = v)
-    BUFFER_LOAD(Core, BufferLoadI64, int64_t, SET64(2, v))
-    BUFFER_STORE(Core, BufferStoreI8, uint8_t, R32(2))
-    BUFFER_STORE(Core, BufferStoreI16, uint16_t, R32(2))
-    BUFFER_STORE(Core, BufferStoreI32, uint32_t, R32(2))
-    BUFFER_STORE(Core, BufferStoreI64, int64_t, GET64(2))
-    BUFFER_FILL(Core, BufferFillI8, uint8_t, R32(3))
-    BUFFER_FILL(Core, BufferFillI16, uint16_t, R32(3))
-    BUFFER_FILL(Core, BufferFillI32, uint32_t, R32(3))
-    BUFFER_FILL(Core, BufferFillI64, int64_t, GET64(3))
-    OP(Core, BufferAlloc) {
-      {
-        TRY_ASSIGN(Ref<Buffer> buffer,
-                   Buffer::Allocate(static_cast<uint64_t>(GET64(0)), R32(1),
-                                    BufferAccess::kMutable | BufferAccess::kOriginGuest));
-        REF(2) = VmRef::Of(std::move(buffer));
-      }
-      NEXT();
+    NEXT();
+  }
+  OP(Core, BufferLength) {
+    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));
+    SET64(1, buffer->length());
+    NEXT();
+  }
+  OP(Core, BufferCopy) {
+    TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
+    TRY_ASSIGN(Buffer * target, BufferOf(REF(2)));
+    TRY(Buffer::Copy(*source, static_cast<uint64_t>(GET64(1)), *target,
+                     static_cast<uint64_t>(GET64(3)),
+                     static_cast<uint64_t>(GET64(4))));
+    NEXT();
+  }
+  OP(Core, BufferCompare) {
+    TRY_ASSIGN(Buffer * lhs, BufferOf(REF(0)));
+    TRY_ASSIGN(Buffer * rhs, BufferOf(REF(2)));
+    TRY_ASSIGN(bool equal,
+               Buffer::Compare(*lhs, static_cast<uint64_t>(GET64(1)), *rhs,
+                               static_cast<uint64_t>(GET64(3)),
+                               static_cast<uint64_t>(GET64(4))));
+    R32(5) = equal ? 1u : 0u;
+    NEXT();
+  }
+  OP(Core, BufferHash) {
+    TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));
+    TRY_ASSIGN(int64_t hash, buffer->Hash(static_cast<uint64_t>(GET64(1)),
+                                          static_cast<uint64_t>(GET64(2))));
+    SET64(3, hash);
+    NEXT();
+  }
+  // ---- refs -------------------------------------------------------------
+  OP(Core, CastAnyRef) {
+    TRY(CheckRefType(TypeOf(U32(1)), REF(0)));
+    REF(2) = ReadRef(refs, REG(0));
+    NEXT();
+  }
+  OP(Core, DiscardRefs) {
+    Cursor cursor = CURSOR(0);
+    RegisterList list = cursor.List();
+    for (size_t i = 0; i < list.size(); ++i) {
+      refs[list[i] & kRefOrdinalMask].reset();
     }
-    OP(Core, BufferClone) {
-      TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
-      {
-        TRY_ASSIGN(Ref<Buffer> buffer,
-                   Buffer::Clone(*source, static_cast<uint64_t>(GET64(1)),
-                                 static_cast<uint64_t>(GET64(2)), R32(3),
-                                 BufferAccess::kMutable | BufferAccess::kOriginGuest));
-        REF(4) = VmRef::Of(std::move(buffer));
-      }
-      NEXT();
-    }
-    OP(Core, BufferLength) {
-      TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));
-      SET64(1, buffer->length());
-      NEXT();
-    }
-    OP(Core, BufferCopy) {
-      TRY_ASSIGN(Buffer * source, BufferOf(REF(0)));
-      TRY_ASSIGN(Buffer * target, BufferOf(REF(2)));
-      TRY(Buffer::Copy(*source, static_cast<uint64_t>(GET64(1)), *target,
-                       static_cast<uint64_t>(GET64(3)),
-                       static_cast<uint64_t>(GET64(4))));
-      NEXT();
-    }
-    OP(Core, BufferCompare) {
-      TRY_ASSIGN(Buffer * lhs, BufferOf(REF(0)));
-      TRY_ASSIGN(Buffer * rhs, BufferOf(REF(2)));
-      TRY_ASSIGN(bool equal,
-                 Buffer::Compare(*lhs, static_cast<uint64_t>(GET64(1)), *rhs,
-                                 static_cast<uint64_t>(GET64(3)),
-                                 static_cast<uint64_t>(GET64(4))));
-      R32(5) = equal ? 1u : 0u;
-      NEXT();
-    }
-    OP(Core, BufferHash) {
-      TRY_ASSIGN(Buffer * buffer, BufferOf(REF(0)));
-      TRY_ASSIGN(int64_t hash, buffer->Hash(static_cast<uint64_t>(GET64(1)),
-                                            static_cast<uint64_t>(GET64(2))));
-      SET64(3, hash);
-      NEXT();
-    }
-    // ---- refs -------------------------------------------------------------
-    OP(Core, CastAnyRef) {
-      TRY(CheckRefType(TypeOf(U32(1)), REF(0)));
-      REF(2) = ReadRef(refs, REG(0));
-      NEXT();
-    }
-    OP(Core, DiscardRefs) {
-      Cursor cursor = CURSOR(0);
-      RegisterList list = cursor.List();
-      for (size_t i = 0; i < list.size(); ++i) {
-        refs[list[i] & kRefOrdinalMask].reset();
-      }
-      JUMP_TO(cursor.position());
-    }
-    SIMPLE(Core, AssignRef, REF(1) = ReadRef(refs, REG(0)))
+    JUMP_TO(cursor.position());
+  }
+  SIMPLE(Core, AssignRef, REF(1) = ReadRef(refs, REG(0)))
 
-    // vm.fma.f32 on a CPU with FMA3 (quickened_code.h): one vfmadd.
-    XOP(FMAF32Hw)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
-      // Loaded as floats, straight into vector registers.
-      float a, b, c;
-      std::memcpy(&a, &R32(0), sizeof(a));
-      std::memcpy(&b, &R32(1), sizeof(b));
-      std::memcpy(&c, &R32(2), sizeof(c));
-      SETF32(3, FusedMultiplyAddHw(a, b, c));
-      NEXT();
-    }
-    // The same with the previous result as a factor or as the addend.
-    XOP(FMAF32HwAccA)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
-      float b, c;
-      std::memcpy(&b, &R32(1), sizeof(b));
-      std::memcpy(&c, &R32(2), sizeof(c));
-      SETF32(3, FusedMultiplyAddHw(ACC_F32(), b, c));
-      NEXT();
-    }
-    XOP(FMAF32HwAccB)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
-      float a, c;
-      std::memcpy(&a, &R32(0), sizeof(a));
-      std::memcpy(&c, &R32(2), sizeof(c));
-      SETF32(3, FusedMultiplyAddHw(a, ACC_F32(), c));
-      NEXT();
-    }
-    XOP(FMAF32HwAccC)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
-      float a, b;
-      std::memcpy(&a, &R32(0), sizeof(a));
-      std::memcpy(&b, &R32(1), sizeof(b));
-      SETF32(3, FusedMultiplyAddHw(a, b, ACC_F32()));
-      NEXT();
-    }
-    // The same with a constant factor in slot 1 (see BF16_IMM).
-    XOP(FMAF32HwImmB)
-    if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
-      float a, c;
-      std::memcpy(&a, &R32(0), sizeof(a));
-      std::memcpy(&c, &R32(2), sizeof(c));
-      SETF32(3, FusedMultiplyAddHw(a, BF16_IMM(1), c));
-      NEXT();
-    }
+  // vm.fma.f32 on a CPU with FMA3 (quickened_code.h): one vfmadd.
+  XOP(FMAF32Hw)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+    // Loaded as floats, straight into vector registers.
+    float a, b, c;
+    std::memcpy(&a, &R32(0), sizeof(a));
+    std::memcpy(&b, &R32(1), sizeof(b));
+    std::memcpy(&c, &R32(2), sizeof(c));
+    SETF32(3, FusedMultiplyAddHw(a, b, c));
+    NEXT();
+  }
+  // The same with the previous result as a factor or as the addend.
+  XOP(FMAF32HwAccA)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+    float b, c;
+    std::memcpy(&b, &R32(1), sizeof(b));
+    std::memcpy(&c, &R32(2), sizeof(c));
+    SETF32(3, FusedMultiplyAddHw(ACC_F32(), b, c));
+    NEXT();
+  }
+  XOP(FMAF32HwAccB)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+    float a, c;
+    std::memcpy(&a, &R32(0), sizeof(a));
+    std::memcpy(&c, &R32(2), sizeof(c));
+    SETF32(3, FusedMultiplyAddHw(a, ACC_F32(), c));
+    NEXT();
+  }
+  XOP(FMAF32HwAccC)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+    float a, b;
+    std::memcpy(&a, &R32(0), sizeof(a));
+    std::memcpy(&b, &R32(1), sizeof(b));
+    SETF32(3, FusedMultiplyAddHw(a, b, ACC_F32()));
+    NEXT();
+  }
+  // The same with a constant factor in slot 1 (see BF16_IMM).
+  XOP(FMAF32HwImmB)
+  if constexpr (typedef LayoutOf<bytecode::layouts::kExtF32FMAF32> L; true) {
+    float a, c;
+    std::memcpy(&a, &R32(0), sizeof(a));
+    std::memcpy(&c, &R32(2), sizeof(c));
+    SETF32(3, FusedMultiplyAddHw(a, BF16_IMM(1), c));
+    NEXT();
+  }
 #undef BF16_IMM
 #undef IMM16
 
-    // ---- ExtF32 -----------------------------------------------------------
-    BEGIN_EXT_OPS(PrefixExtF32, ext_f32)
-        GLOBAL_OPS(ExtF32, F32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
-        SIMPLE(ExtF32, ConstF32Zero, R32(0) = 0)
-        SIMPLE(ExtF32, ConstF32, R32(1) = U32(0))
-        LIST_GET_OP(ExtF32, ListGetF32, float, ValueType::kF32, f32,
-                    SETF32(2, v))
-        LIST_SET_OP(ExtF32, ListSetF32, float, ValueType::kF32, F32, GETF32(2))
-        SIMPLE(ExtF32, SelectF32, R32(3) = R32(0) ? R32(1) : R32(2))
-        OP(ExtF32, SwitchF32) {
-          Cursor cursor = CURSOR(2);
-          RegisterList values = cursor.List();
-          uint32_t index = R32(0);
-          regs[cursor.Half()] = index < values.size() ? regs[values[index]] : R32(1);
-          JUMP_TO(cursor.position());
-        }
-        FLOAT_OPS(ExtF32, GETF32, SETF32, float, F32)
-        SIMPLE(ExtF32, CastSI32F32, SETF32(1, static_cast<float>(S32(0))))
-        SIMPLE(ExtF32, CastUI32F32, SETF32(1, static_cast<float>(R32(0))))
-        SIMPLE(ExtF32, CastF32SI32, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(std::lround(GETF32(0)))))
-        SIMPLE(ExtF32, CastF32UI32, R32(1) = static_cast<uint32_t>(std::llround(GETF32(0))))
-        SIMPLE(ExtF32, CastF32SI64, SET64(1, std::llround(GETF32(0))))
-        SIMPLE(ExtF32, CastF32UI64, SET64(1, static_cast<uint64_t>(std::round(GETF32(0)))))
-        SIMPLE(ExtF32, CastSI64F32, SETF32(1, static_cast<float>(GET64(0))))
-        SIMPLE(ExtF32, CastUI64F32, SETF32(1, static_cast<float>(static_cast<uint64_t>(GET64(0)))))
-        SIMPLE(ExtF32, BitcastI32F32, R32(1) = R32(0))
-        SIMPLE(ExtF32, BitcastF32I32, R32(1) = R32(0))
-        BUFFER_LOAD(ExtF32, BufferLoadF32, float, SETF32(2, v))
-        BUFFER_STORE(ExtF32, BufferStoreF32, float, GETF32(2))
-        BUFFER_FILL(ExtF32, BufferFillF32, float, GETF32(3))
-    END_OPS
+  // ---- ExtF32 -----------------------------------------------------------
+  BEGIN_EXT_OPS(PrefixExtF32, ext_f32)
+  GLOBAL_OPS(ExtF32, F32, GLOBAL_LOAD32, GLOBAL_STORE32, 4)
+  SIMPLE(ExtF32, ConstF32Zero, R32(0) = 0)
+  SIMPLE(ExtF32, ConstF32, R32(1) = U32(0))
+  LIST_GET_OP(ExtF32, ListGetF32, float, ValueType::kF32, f32, SETF32(2, v))
+  LIST_SET_OP(ExtF32, ListSetF32, float, ValueType::kF32, F32, GETF32(2))
+  SIMPLE(ExtF32, SelectF32, R32(3) = R32(0) ? R32(1) : R32(2))
+  OP(ExtF32, SwitchF32) {
+    Cursor cursor = CURSOR(2);
+    RegisterList values = cursor.List();
+    uint32_t index = R32(0);
+    regs[cursor.Half()] = index < values.size() ? regs[values[index]] : R32(1);
+    JUMP_TO(cursor.position());
+  }
+  FLOAT_OPS(ExtF32, GETF32, SETF32, float, F32)
+  SIMPLE(ExtF32, CastSI32F32, SETF32(1, static_cast<float>(S32(0))))
+  SIMPLE(ExtF32, CastUI32F32, SETF32(1, static_cast<float>(R32(0))))
+  SIMPLE(ExtF32, CastF32SI32,
+         R32(1) = static_cast<uint32_t>(
+             static_cast<int32_t>(std::lround(GETF32(0)))))
+  SIMPLE(ExtF32, CastF32UI32,
+         R32(1) = static_cast<uint32_t>(std::llround(GETF32(0))))
+  SIMPLE(ExtF32, CastF32SI64, SET64(1, std::llround(GETF32(0))))
+  SIMPLE(ExtF32, CastF32UI64,
+         SET64(1, static_cast<uint64_t>(std::round(GETF32(0)))))
+  SIMPLE(ExtF32, CastSI64F32, SETF32(1, static_cast<float>(GET64(0))))
+  SIMPLE(ExtF32, CastUI64F32,
+         SETF32(1, static_cast<float>(static_cast<uint64_t>(GET64(0)))))
+  SIMPLE(ExtF32, BitcastI32F32, R32(1) = R32(0))
+  SIMPLE(ExtF32, BitcastF32I32, R32(1) = R32(0))
+  BUFFER_LOAD(ExtF32, BufferLoadF32, float, SETF32(2, v))
+  BUFFER_STORE(ExtF32, BufferStoreF32, float, GETF32(2))
+  BUFFER_FILL(ExtF32, BufferFillF32, float, GETF32(3))
+  END_OPS
 
-    // ---- ExtF64 -----------------------------------------------------------
-    BEGIN_EXT_OPS(PrefixExtF64, ext_f64)
-        GLOBAL_OPS(ExtF64, F64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
-        SIMPLE(ExtF64, ConstF64Zero, SET64(0, 0))
-        SIMPLE(ExtF64, ConstF64, SET64(1, U64(0)))
-        LIST_GET_OP(ExtF64, ListGetF64, double, ValueType::kF64, f64,
-                    SETF64(2, v))
-        LIST_SET_OP(ExtF64, ListSetF64, double, ValueType::kF64, F64, GETF64(2))
-        SIMPLE(ExtF64, SelectF64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
-        OP(ExtF64, SwitchF64) {
-          Cursor cursor = CURSOR(2);
-          RegisterList values = cursor.List();
-          uint32_t index = R32(0);
-          int64_t v = index < values.size() ? LoadI64(regs, values[index]) : GET64(1);
-          StoreI64(regs, cursor.Half(), v);
-          JUMP_TO(cursor.position());
-        }
-        FLOAT_OPS(ExtF64, GETF64, SETF64, double, F64)
-        SIMPLE(ExtF64, TruncF64F32, SETF32(1, static_cast<float>(GETF64(0))))
-        SIMPLE(ExtF64, ExtF32F64, SETF64(1, static_cast<double>(GETF32(0))))
-        SIMPLE(ExtF64, CastSI32F64, SETF64(1, static_cast<double>(S32(0))))
-        SIMPLE(ExtF64, CastUI32F64, SETF64(1, static_cast<double>(R32(0))))
-        SIMPLE(ExtF64, CastF64SI32, R32(1) = static_cast<uint32_t>(static_cast<int32_t>(std::lround(GETF64(0)))))
-        SIMPLE(ExtF64, CastF64UI32, R32(1) = static_cast<uint32_t>(std::llround(GETF64(0))))
-        SIMPLE(ExtF64, CastSI64F64, SETF64(1, static_cast<double>(GET64(0))))
-        SIMPLE(ExtF64, CastUI64F64, SETF64(1, static_cast<double>(static_cast<uint64_t>(GET64(0)))))
-        SIMPLE(ExtF64, CastF64SI64, SET64(1, std::llround(GETF64(0))))
-        SIMPLE(ExtF64, CastF64UI64, SET64(1, static_cast<uint64_t>(std::llround(GETF64(0)))))
-        SIMPLE(ExtF64, BitcastI64F64, SET64(1, GET64(0)))
-        SIMPLE(ExtF64, BitcastF64I64, SET64(1, GET64(0)))
-        BUFFER_LOAD(ExtF64, BufferLoadF64, double, SETF64(2, v))
-        BUFFER_STORE(ExtF64, BufferStoreF64, double, GETF64(2))
-        BUFFER_FILL(ExtF64, BufferFillF64, double, GETF64(3))
-    END_OPS
+  // ---- ExtF64 -----------------------------------------------------------
+  BEGIN_EXT_OPS(PrefixExtF64, ext_f64)
+  GLOBAL_OPS(ExtF64, F64, GLOBAL_LOAD64, GLOBAL_STORE64, 8)
+  SIMPLE(ExtF64, ConstF64Zero, SET64(0, 0))
+  SIMPLE(ExtF64, ConstF64, SET64(1, U64(0)))
+  LIST_GET_OP(ExtF64, ListGetF64, double, ValueType::kF64, f64, SETF64(2, v))
+  LIST_SET_OP(ExtF64, ListSetF64, double, ValueType::kF64, F64, GETF64(2))
+  SIMPLE(ExtF64, SelectF64, SET64(3, R32(0) ? GET64(1) : GET64(2)))
+  OP(ExtF64, SwitchF64) {
+    Cursor cursor = CURSOR(2);
+    RegisterList values = cursor.List();
+    uint32_t index = R32(0);
+    int64_t v = index < values.size() ? LoadI64(regs, values[index]) : GET64(1);
+    StoreI64(regs, cursor.Half(), v);
+    JUMP_TO(cursor.position());
+  }
+  FLOAT_OPS(ExtF64, GETF64, SETF64, double, F64)
+  SIMPLE(ExtF64, TruncF64F32, SETF32(1, static_cast<float>(GETF64(0))))
+  SIMPLE(ExtF64, ExtF32F64, SETF64(1, static_cast<double>(GETF32(0))))
+  SIMPLE(ExtF64, CastSI32F64, SETF64(1, static_cast<double>(S32(0))))
+  SIMPLE(ExtF64, CastUI32F64, SETF64(1, static_cast<double>(R32(0))))
+  SIMPLE(ExtF64, CastF64SI32,
+         R32(1) = static_cast<uint32_t>(
+             static_cast<int32_t>(std::lround(GETF64(0)))))
+  SIMPLE(ExtF64, CastF64UI32,
+         R32(1) = static_cast<uint32_t>(std::llround(GETF64(0))))
+  SIMPLE(ExtF64, CastSI64F64, SETF64(1, static_cast<double>(GET64(0))))
+  SIMPLE(ExtF64, CastUI64F64,
+         SETF64(1, static_cast<double>(static_cast<uint64_t>(GET64(0)))))
+  SIMPLE(ExtF64, CastF64SI64, SET64(1, std::llround(GETF64(0))))
+  SIMPLE(ExtF64, CastF64UI64,
+         SET64(1, static_cast<uint64_t>(std::llround(GETF64(0)))))
+  SIMPLE(ExtF64, BitcastI64F64, SET64(1, GET64(0)))
+  SIMPLE(ExtF64, BitcastF64I64, SET64(1, GET64(0)))
+  BUFFER_LOAD(ExtF64, BufferLoadF64, double, SETF64(2, v))
+  BUFFER_STORE(ExtF64, BufferStoreF64, double, GETF64(2))
+  BUFFER_FILL(ExtF64, BufferFillF64, double, GETF64(3))
+  END_OPS
   END_OPS
 
 unknown_opcode:

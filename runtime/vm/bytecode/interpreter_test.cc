@@ -1,6 +1,8 @@
 // Runs the VM-dialect corpus programs (tests/corpus/vm/*.mlir) through a
 // Context and checks their results. Expected numbers were computed by hand
 // and cross-checked with IREE 3.11's iree-run-module, except where noted.
+#include <gtest/gtest.h>
+
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -8,8 +10,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/testing/corpus.h"
 #include "runtime/vm/buffer.h"
@@ -42,12 +42,14 @@ class VmProgram {
   Result<std::vector<Variant>> Call(const std::string& export_name,
                                     std::vector<Variant> arguments) {
     std::string full_name = std::string(module_->name()) + "." + export_name;
-    EMBER_ASSIGN_OR_RETURN(Function function, context_->LookupFunction(full_name));
+    EMBER_ASSIGN_OR_RETURN(Function function,
+                           context_->LookupFunction(full_name));
     return context_->Invoke(function, arguments);
   }
 
   // The single result of a call that must succeed.
-  Variant Call1(const std::string& export_name, std::vector<Variant> arguments) {
+  Variant Call1(const std::string& export_name,
+                std::vector<Variant> arguments) {
     auto results = Call(export_name, std::move(arguments));
     EXPECT_TRUE(results.ok()) << results.status().ToString();
     if (!results.ok() || results->size() != 1) return Variant();
@@ -115,8 +117,9 @@ TEST(InterpreterTest, QuickenedCopiesAreMadeOnFirstCall) {
   ASSERT_EQ(files.size(), 1u);
   auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
   ASSERT_TRUE(file.ok());
-  auto eager = BytecodeModule::Create(p.instance_, *file,
-                                      BytecodeModule::Options{.prepare_all_functions = true});
+  auto eager = BytecodeModule::Create(
+      p.instance_, *file,
+      BytecodeModule::Options{.prepare_all_functions = true});
   ASSERT_TRUE(eager.ok()) << eager.status().ToString();
   EXPECT_EQ((*eager)->prepared_function_count(), functions);
 }
@@ -150,8 +153,9 @@ TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
   auto again = p.module_->QuickenedCode(0);
   ASSERT_TRUE(first.ok() && again.ok());
   EXPECT_EQ(*first, *again);
-  EXPECT_EQ(p.module_->QuickenedCode(p.module_->function_count()).status().code(),
-            StatusCode::kOutOfRange);
+  EXPECT_EQ(
+      p.module_->QuickenedCode(p.module_->function_count()).status().code(),
+      StatusCode::kOutOfRange);
 }
 
 // Internal calls that the compiler does not inline. IREE 3.11 itself copies
@@ -308,20 +312,21 @@ TEST(InterpreterTest, FailPrograms) {
   EXPECT_EQ(p.Call1("must_be_positive", {I64(5)}).value().i64(), 5);
   auto positive = p.Call("must_be_positive", {I64(-1)});
   EXPECT_EQ(positive.status().code(), StatusCode::kOutOfRange);
-  EXPECT_EQ(positive.status().message(), "must_be_positive: value out of range");
+  EXPECT_EQ(positive.status().message(),
+            "must_be_positive: value out of range");
 
   EXPECT_EQ(p.Call1("nested_fail", {I32(8)}).value().i32(), 4);
   auto nested = p.Call("nested_fail", {I32(3)});
   EXPECT_EQ(nested.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(nested.status().message(), "require_even: odd input");
-  EXPECT_NE(nested.status().ToString().find("fail.nested_fail"), std::string::npos);
+  EXPECT_NE(nested.status().ToString().find("fail.nested_fail"),
+            std::string::npos);
 
   auto always = p.Call("always_fail", {});
   EXPECT_EQ(always.status().code(), StatusCode::kInternal);
   EXPECT_EQ(always.status().message(), "always_fail: as designed");
   // always_fail is the function the compiler wrote a source map for.
-  EXPECT_NE(always.status().ToString().find(
-                "in fail.always_fail at /"),
+  EXPECT_NE(always.status().ToString().find("in fail.always_fail at /"),
             std::string::npos)
       << always.status().ToString();
   EXPECT_NE(always.status().ToString().find("fail.mlir:58:5"),

@@ -2,7 +2,7 @@
 // imports), cross-module calls including variadic spans, __init/__deinit
 // order and the call-depth limit. Uses a tiny native module written here and
 // the vm_imports corpus program (tests/corpus/vm/imports.mlir).
-#include "runtime/vm/context.h"
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <memory>
@@ -11,10 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "runtime/testing/corpus.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
+#include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 
 namespace ember::vm::bytecode {
@@ -30,7 +29,9 @@ class TestModule final : public Module {
   };
   TestModule(std::string name, uint32_t version, std::vector<Export> exports,
              std::vector<std::string>* log)
-      : name_(std::move(name)), version_(version), exports_(std::move(exports)),
+      : name_(std::move(name)),
+        version_(version),
+        exports_(std::move(exports)),
         log_(log) {}
 
   std::vector<ModuleDependency> dependencies_list;
@@ -90,11 +91,11 @@ std::shared_ptr<TestModule> MakeNative(std::vector<std::string>* log,
   return std::make_shared<TestModule>(
       "native", 1,
       std::vector<TestModule::Export>{{"add_one", add_one_cconv},
-                                       {"sum", "0iCiD_i"},
-                                       {"note", "0i_v"},
-                                       {"__init", "0v_v"},
-                                       {"__deinit", "0v_v"},
-                                       {"recurse", "0i_i"}},
+                                      {"sum", "0iCiD_i"},
+                                      {"note", "0i_v"},
+                                      {"__init", "0v_v"},
+                                      {"__deinit", "0v_v"},
+                                      {"recurse", "0i_i"}},
       log);
 }
 
@@ -127,14 +128,16 @@ TEST(ContextTest, ImportsCallIntoNativeModule) {
 
     auto call_add = context.LookupFunction("importer.call_add");
     ASSERT_TRUE(call_add.ok());
-    auto results = context.Invoke(*call_add, std::vector<Variant>{Value::I32(20)});
+    auto results =
+        context.Invoke(*call_add, std::vector<Variant>{Value::I32(20)});
     ASSERT_TRUE(results.ok()) << results.status().ToString();
     EXPECT_EQ((*results)[0].value().i32(), 42);
 
     auto sum = context.LookupFunction("importer.sum_span");
     ASSERT_TRUE(sum.ok());
-    results = context.Invoke(*sum, std::vector<Variant>{
-                                       Value::I32(1), Value::I32(20), Value::I32(300)});
+    results = context.Invoke(
+        *sum,
+        std::vector<Variant>{Value::I32(1), Value::I32(20), Value::I32(300)});
     ASSERT_TRUE(results.ok()) << results.status().ToString();
     EXPECT_EQ((*results)[0].value().i32(), 321);
 
@@ -163,7 +166,8 @@ TEST(ContextTest, OptionalImportResolvesWhenPresent) {
   Context context(instance);
   ASSERT_TRUE(context.RegisterModule(native).ok());
   ASSERT_TRUE(context.RegisterModule(LoadImporter(instance)).ok());
-  auto results = context.Invoke(*context.LookupFunction("importer.has_optional"), {});
+  auto results =
+      context.Invoke(*context.LookupFunction("importer.has_optional"), {});
   ASSERT_TRUE(results.ok());
   EXPECT_EQ((*results)[0].value().i32(), 1);
 }
@@ -214,7 +218,8 @@ TEST(ContextTest, DependencyVersions) {
       "user", 0, std::vector<TestModule::Export>{}, &log);
   too_new->dependencies_list = {{"native", 5, false}};
   Status status = context.RegisterModule(too_new);
-  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition) << status.ToString();
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition)
+      << status.ToString();
 
   auto optional_missing = std::make_shared<TestModule>(
       "user2", 0, std::vector<TestModule::Export>{}, &log);
@@ -223,7 +228,8 @@ TEST(ContextTest, DependencyVersions) {
   EXPECT_TRUE(context.RegisterModule(optional_missing).ok());
 
   auto duplicate = MakeNative(&log);
-  EXPECT_EQ(context.RegisterModule(duplicate).code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(context.RegisterModule(duplicate).code(),
+            StatusCode::kAlreadyExists);
 }
 
 TEST(ContextTest, LookupFunctionSplitsAtFirstDot) {
@@ -264,14 +270,16 @@ TEST(ContextTest, ExportsByNameAndSharedAttrs) {
     EXPECT_EQ(found->linkage, FunctionLinkage::kExport);
     EXPECT_EQ(m.export_info(i).name, names[i]);
   }
-  EXPECT_FALSE(m.LookupExport("twice").has_value()) << "exported only under other names";
+  EXPECT_FALSE(m.LookupExport("twice").has_value())
+      << "exported only under other names";
   EXPECT_FALSE(m.LookupExport("").has_value());
   EXPECT_FALSE(m.LookupExport("firs").has_value());
 
   std::span<const ReflectionAttr> attrs = m.export_info(0).attrs;
   ASSERT_EQ(attrs.size(), 2u);
   std::vector<std::pair<std::string, std::string>> pairs;
-  for (const ReflectionAttr& attr : attrs) pairs.emplace_back(attr.key, attr.value);
+  for (const ReflectionAttr& attr : attrs)
+    pairs.emplace_back(attr.key, attr.value);
   std::sort(pairs.begin(), pairs.end());
   EXPECT_EQ(pairs, (std::vector<std::pair<std::string, std::string>>{
                        {"owner", "ember"}, {"purpose", "testing"}}));

@@ -10,10 +10,22 @@ using Scope = FlatBufferReader::Scope;
 // Vtable slots, in schema declaration order.
 namespace slot {
 enum Module {
-  kName = 0, kVersion, kRequirements, kAttrs, kTypes, kDependencies,
-  kImportedFunctions, kExportedFunctions, kFunctionSignatures,
-  kRodataSegments, kRwdataSegments, kModuleState, kFunctionDescriptors,
-  kBytecodeVersion, kBytecodeData, kDebugDatabase,
+  kName = 0,
+  kVersion,
+  kRequirements,
+  kAttrs,
+  kTypes,
+  kDependencies,
+  kImportedFunctions,
+  kExportedFunctions,
+  kFunctionSignatures,
+  kRodataSegments,
+  kRwdataSegments,
+  kModuleState,
+  kFunctionDescriptors,
+  kBytecodeVersion,
+  kBytecodeData,
+  kDebugDatabase,
 };
 enum Attr { kKey = 0, kValue };
 enum Type { kFullName = 0 };
@@ -23,8 +35,11 @@ enum Import { kImportFullName = 0, kImportSignature, kImportFlags };
 enum Export { kLocalName = 0, kInternalOrdinal };
 // The compression_type union takes slots 0 (type) and 1 (value).
 enum Rodata {
-  kCompressionType = 0, kCompressionValue, kEmbeddedData,
-  kExternalDataOffset, kExternalDataLength,
+  kCompressionType = 0,
+  kCompressionValue,
+  kEmbeddedData,
+  kExternalDataOffset,
+  kExternalDataLength,
 };
 enum State { kGlobalBytesCapacity = 0, kGlobalRefCount };
 // location_table is a vector of unions: slots 0 (types) and 1 (values).
@@ -67,9 +82,8 @@ Result<FunctionSignatureDef> ParseSignature(FlatBufferReader& reader,
   signature.present = true;
   {
     Scope scope(reader, "calling_convention");
-    EMBER_ASSIGN_OR_RETURN(
-        signature.calling_convention,
-        reader.String(table, slot::kCallingConvention));
+    EMBER_ASSIGN_OR_RETURN(signature.calling_convention,
+                           reader.String(table, slot::kCallingConvention));
   }
   EMBER_ASSIGN_OR_RETURN(signature.attrs,
                          ParseAttrs(reader, table, slot::kSignatureAttrs));
@@ -99,8 +113,7 @@ Result<std::vector<T>> ParseTableVector(FlatBufferReader& reader,
 Result<LocationDef> ParseLocation(FlatBufferReader& reader, uint8_t type,
                                   const FlatTable& table) {
   switch (type) {
-    case 0:
-      return LocationDef{};
+    case 0: return LocationDef{};
     case 1: {
       CallSiteLoc loc;
       EMBER_ASSIGN_OR_RETURN(loc.callee,
@@ -144,8 +157,7 @@ Result<LocationDef> ParseLocation(FlatBufferReader& reader, uint8_t type,
       return LocationDef{loc};
     }
     default:
-      return reader.Error(table.offset, "unknown location union type %u",
-                          type);
+      return reader.Error(table.offset, "unknown location union type %u", type);
   }
 }
 
@@ -197,7 +209,8 @@ Result<DebugDatabaseDef> ParseDebugDatabase(FlatBufferReader& reader,
               BytecodeLocation location;
               location.bytecode_offset =
                   reader.ScalarAt<int32_t>(locations, 2 * i);
-              location.location = reader.ScalarAt<int32_t>(locations, 2 * i + 1);
+              location.location =
+                  reader.ScalarAt<int32_t>(locations, 2 * i + 1);
               out.locations.push_back(location);
             }
             return Status();
@@ -225,8 +238,8 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
   }
   {
     Scope scope(reader, "requirements");
-    EMBER_ASSIGN_OR_RETURN(
-        def.requirements, reader.Scalar<uint32_t>(root, slot::kRequirements, 0));
+    EMBER_ASSIGN_OR_RETURN(def.requirements, reader.Scalar<uint32_t>(
+                                                 root, slot::kRequirements, 0));
   }
   {
     Scope scope(reader, "module");
@@ -315,21 +328,22 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
             // A union's type and value come together: a value without a
             // type (or with NONE) is malformed, and so is a type without one.
             EMBER_ASSIGN_OR_RETURN(
-                bool has_value, reader.HasOffset(item, slot::kCompressionValue));
+                bool has_value,
+                reader.HasOffset(item, slot::kCompressionValue));
             if (has_value && out.compression_type == 0) {
               return reader.Error(item.offset,
                                   "compression_type union has a value but no "
                                   "type");
             }
-            EMBER_ASSIGN_OR_RETURN(
-                FlatTable member, reader.Table(item, slot::kCompressionValue));
+            EMBER_ASSIGN_OR_RETURN(FlatTable member,
+                                   reader.Table(item, slot::kCompressionValue));
             if (!member.present && out.compression_type != 0) {
               return reader.Error(item.offset,
                                   "compression_type union has a type but no "
                                   "value");
             }
-            EMBER_ASSIGN_OR_RETURN(
-                FlatVector data, reader.Vector(item, slot::kEmbeddedData, 1));
+            EMBER_ASSIGN_OR_RETURN(FlatVector data,
+                                   reader.Vector(item, slot::kEmbeddedData, 1));
             out.embedded = data.present;
             out.embedded_data = reader.Bytes(data, 1);
             EMBER_ASSIGN_OR_RETURN(

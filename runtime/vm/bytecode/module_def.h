@@ -112,8 +112,8 @@ struct NameLoc {
   std::string_view name;
   int32_t child_location = -1;
 };
-using LocationDef =
-    std::variant<std::monostate, CallSiteLoc, FileLineColLoc, FusedLoc, NameLoc>;
+using LocationDef = std::variant<std::monostate, CallSiteLoc, FileLineColLoc,
+                                 FusedLoc, NameLoc>;
 
 struct BytecodeLocation {
   int32_t bytecode_offset = 0;

@@ -69,8 +69,8 @@ std::string LocationText(const LocationDef& location) {
                         call->caller);
   }
   if (const auto* file = std::get_if<FileLineColLoc>(&location)) {
-    return StringPrintf("%s:%d:%d", Escaped(file->filename).c_str(),
-                        file->line, file->column);
+    return StringPrintf("%s:%d:%d", Escaped(file->filename).c_str(), file->line,
+                        file->column);
   }
   if (const auto* fused = std::get_if<FusedLoc>(&location)) {
     std::string text = "fused";
@@ -135,11 +135,12 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
   };
   line(StringPrintf("Module: %s (version %u)", Escaped(def.name).c_str(),
                     def.version));
-  line(StringPrintf("  container: %s, %zu bytes; FlatBuffer %zu bytes at "
-                    "offset %zu; rodata base %zu",
-                    file.layout().zip_wrapped ? "ZIP-wrapped" : "flat",
-                    file.archive().size(), file.layout().flatbuffer_size,
-                    file.layout().flatbuffer_offset, file.layout().rodata_base));
+  line(
+      StringPrintf("  container: %s, %zu bytes; FlatBuffer %zu bytes at "
+                   "offset %zu; rodata base %zu",
+                   file.layout().zip_wrapped ? "ZIP-wrapped" : "flat",
+                   file.archive().size(), file.layout().flatbuffer_size,
+                   file.layout().flatbuffer_offset, file.layout().rodata_base));
   line(StringPrintf("  bytecode version: %u.%u", file.bytecode_version_major(),
                     file.bytecode_version_minor()));
   line("  requirements: " + FeatureBitsToString(def.requirements));
@@ -221,8 +222,9 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
                         Escaped(map.local_name).c_str(), map.locations.size()));
       if (options.verbose) {
         for (const BytecodeLocation& location : map.locations) {
-          line(StringPrintf("        pc %6d -> %s", location.bytecode_offset,
-                            Escaped(file.DescribeLocation(location.location)).c_str()));
+          line(StringPrintf(
+              "        pc %6d -> %s", location.bytecode_offset,
+              Escaped(file.DescribeLocation(location.location)).c_str()));
         }
       }
     }
@@ -258,23 +260,35 @@ std::string DumpModuleJson(const ModuleFile& file) {
     out += '}';
   };
   out += '{';
-  key("name"); AppendJsonString(out, def.name); out += ',';
-  key("version"); out += std::to_string(def.version); out += ',';
+  key("name");
+  AppendJsonString(out, def.name);
+  out += ',';
+  key("version");
+  out += std::to_string(def.version);
+  out += ',';
   key("bytecode_version");
   out += StringPrintf("[%u,%u],", file.bytecode_version_major(),
                       file.bytecode_version_minor());
-  key("requirements"); out += std::to_string(def.requirements); out += ',';
-  key("zip_wrapped"); out += file.layout().zip_wrapped ? "true," : "false,";
-  key("flatbuffer_size"); out += std::to_string(file.layout().flatbuffer_size);
+  key("requirements");
+  out += std::to_string(def.requirements);
   out += ',';
-  key("attrs"); attrs(def.attrs); out += ',';
-  key("types"); out += '[';
+  key("zip_wrapped");
+  out += file.layout().zip_wrapped ? "true," : "false,";
+  key("flatbuffer_size");
+  out += std::to_string(file.layout().flatbuffer_size);
+  out += ',';
+  key("attrs");
+  attrs(def.attrs);
+  out += ',';
+  key("types");
+  out += '[';
   for (size_t i = 0; i < def.types.size(); ++i) {
     if (i) out += ',';
     AppendJsonString(out, def.types[i]);
   }
   out += "],";
-  key("dependencies"); out += '[';
+  key("dependencies");
+  out += '[';
   for (size_t i = 0; i < def.dependencies.size(); ++i) {
     const ModuleDependencyDef& dep = def.dependencies[i];
     if (i) out += ',';
@@ -284,7 +298,8 @@ std::string DumpModuleJson(const ModuleFile& file) {
                         dep.minimum_version, dep.flags);
   }
   out += "],";
-  key("imports"); out += '[';
+  key("imports");
+  out += '[';
   for (size_t i = 0; i < def.imported_functions.size(); ++i) {
     const ImportFunctionDef& import = def.imported_functions[i];
     if (i) out += ',';
@@ -295,7 +310,8 @@ std::string DumpModuleJson(const ModuleFile& file) {
     out += StringPrintf(",\"flags\":%u}", import.flags);
   }
   out += "],";
-  key("exports"); out += '[';
+  key("exports");
+  out += '[';
   for (size_t i = 0; i < def.exported_functions.size(); ++i) {
     const ExportFunctionDef& export_def = def.exported_functions[i];
     const FunctionSignatureDef& signature = file.ExportSignature(i);
@@ -310,7 +326,8 @@ std::string DumpModuleJson(const ModuleFile& file) {
     out += '}';
   }
   out += "],";
-  key("functions"); out += '[';
+  key("functions");
+  out += '[';
   for (size_t i = 0; i < def.function_descriptors.size(); ++i) {
     const FunctionDescriptor& d = def.function_descriptors[i];
     if (i) out += ',';
@@ -328,7 +345,8 @@ std::string DumpModuleJson(const ModuleFile& file) {
     out += '}';
   }
   out += "],";
-  key("rodata"); out += '[';
+  key("rodata");
+  out += '[';
   for (size_t i = 0; i < def.rodata_segments.size(); ++i) {
     const RodataSegmentDef& segment = def.rodata_segments[i];
     if (i) out += ',';
@@ -342,7 +360,8 @@ std::string DumpModuleJson(const ModuleFile& file) {
   out += StringPrintf("{\"global_bytes_capacity\":%d,\"global_ref_count\":%d},",
                       def.module_state.global_bytes_capacity,
                       def.module_state.global_ref_count);
-  key("bytecode_size"); out += std::to_string(def.bytecode_data.size());
+  key("bytecode_size");
+  out += std::to_string(def.bytecode_data.size());
   out += ',';
   key("debug_database");
   if (!def.debug_database) {
@@ -362,8 +381,7 @@ std::string DumpModuleJson(const ModuleFile& file) {
         if (j) out += ',';
         out += "{\"pc\":" + std::to_string(map.locations[j].bytecode_offset) +
                ",\"location\":";
-        AppendJsonString(out,
-                         file.DescribeLocation(map.locations[j].location));
+        AppendJsonString(out, file.DescribeLocation(map.locations[j].location));
         out += '}';
       }
       out += "]}";

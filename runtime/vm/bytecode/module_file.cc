@@ -96,8 +96,7 @@ class StringWork {
   // The checks `text` has passed, charging it if it is new.
   Result<uint32_t*> Find(std::string_view text, const char* what,
                          size_t index) {
-    auto [it, inserted] =
-        done_.try_emplace(StringIdentity(text), 0u);
+    auto [it, inserted] = done_.try_emplace(StringIdentity(text), 0u);
     if (inserted) {
       if (text.size() > budget_) {
         return InvalidArgumentError(StringPrintf(
@@ -279,9 +278,9 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
         strings.Needs(import.full_name, StringWork::kQualifiedName,
                       "imported_functions", i));
     if (check_name && import.full_name.find('.') == std::string_view::npos) {
-      return InvalidArgumentError(StringPrintf(
-          "imported_functions[%zu] '%s' is not 'module.function'", i,
-          Printable(import.full_name).c_str()));
+      return InvalidArgumentError(
+          StringPrintf("imported_functions[%zu] '%s' is not 'module.function'",
+                       i, Printable(import.full_name).c_str()));
     }
     if ((import.flags & ~(kLinkRequired | kLinkOptional)) != 0) {
       return InvalidArgumentError(StringPrintf(
@@ -473,8 +472,7 @@ void ModuleFile::MapSourceMaps() {
   std::unordered_map<StringIdentity, int, StringIdentityHash> found;
   for (size_t i = 0; i < maps.size(); ++i) {
     std::string_view name = maps[i].local_name;
-    auto [it, inserted] =
-        found.try_emplace(StringIdentity(name), -1);
+    auto [it, inserted] = found.try_emplace(StringIdentity(name), -1);
     if (inserted) it->second = FindExport(name);
     if (it->second >= 0) {
       source_map_of_function_[def_.exported_functions[it->second]

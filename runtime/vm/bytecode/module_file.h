@@ -45,12 +45,11 @@ struct ArchiveLayout {
   bool zip_wrapped = false;
   size_t flatbuffer_offset = 0;  // first byte after the u32 size prefix
   size_t flatbuffer_size = 0;
-  size_t rodata_base = 0;        // align_up(end of FlatBuffer, 64)
+  size_t rodata_base = 0;  // align_up(end of FlatBuffer, 64)
 };
 
 // Splits a raw archive into its parts. Exposed for tests and tools.
 Result<ArchiveLayout> ParseArchiveLayout(std::span<const uint8_t> archive);
-
 
 // Checks the cross-field facts of a parsed module against its archive:
 // version, features, ordinals, function spans, register limits, module
@@ -80,7 +79,9 @@ class ModuleFile {
 
   std::string_view name() const { return def_.name; }
   uint32_t version() const { return def_.version; }
-  uint32_t bytecode_version_major() const { return def_.bytecode_version >> 16; }
+  uint32_t bytecode_version_major() const {
+    return def_.bytecode_version >> 16;
+  }
   uint32_t bytecode_version_minor() const {
     return def_.bytecode_version & 0xFFFF;
   }

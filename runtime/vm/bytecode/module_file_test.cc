@@ -224,7 +224,8 @@ class VerifyTest : public ::testing::Test {
         break;
       }
     }
-    ASSERT_TRUE(file_) << "no corpus module with imports, rodata and debug info";
+    ASSERT_TRUE(file_)
+        << "no corpus module with imports, rodata and debug info";
     def_ = file_->def();
   }
 
@@ -233,8 +234,8 @@ class VerifyTest : public ::testing::Test {
   }
   void ExpectError(const std::string& fragment) {
     Status status = Verify();
-    ASSERT_FALSE(status.ok()) << "expected an error containing '" << fragment
-                              << "'";
+    ASSERT_FALSE(status.ok())
+        << "expected an error containing '" << fragment << "'";
     EXPECT_EQ(status.code(), fragment == "unknown features"
                                  ? StatusCode::kUnimplemented
                                  : StatusCode::kInvalidArgument);
@@ -328,8 +329,8 @@ TEST_F(VerifyTest, RejectsUnknownTypeNames) {
 }
 
 TEST_F(VerifyTest, RejectsBadCallingConventions) {
-  for (std::string_view cconv : {"1r_r", "0rx_r", "0r", "0Cr_r", "0rD_v",
-                                 "0CD_v", "0_r", "0CrCrDD_v"}) {
+  for (std::string_view cconv :
+       {"1r_r", "0rx_r", "0r", "0Cr_r", "0rD_v", "0CD_v", "0_r", "0CrCrDD_v"}) {
     SetUp();
     def_.imported_functions[0].signature.calling_convention = cconv;
     ExpectError("invalid calling convention");
@@ -427,8 +428,9 @@ std::vector<uint8_t> CyclicFusedLocationModule(uint32_t children) {
     kDebugDatabase
   };
   FlatWriter w;
-  size_t root = w.TableWithAllSlots(16, {kName, kSignatures, kDescriptors, kBytecodeVersion,
-                             kBytecodeData, kDebugDatabase});
+  size_t root = w.TableWithAllSlots(
+      16, {kName, kSignatures, kDescriptors, kBytecodeVersion, kBytecodeData,
+           kDebugDatabase});
   w.Link(0, root);
   w.Put32(FlatWriter::Field(root, kBytecodeVersion), 17u << 16);
   w.Link(FlatWriter::Field(root, kName), w.String("cyclic"));

@@ -6,12 +6,12 @@
 // Every module runs twice: from Ember's rewritten quickened copy (the
 // default) and from the bytecode as the file encodes it, so a wrong rewrite
 // shows up as a difference between the two.
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/testing/corpus.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
@@ -41,10 +41,9 @@ TEST_P(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
   BytecodeModule::Options options;
   options.rewrite_bytecode = GetParam();
   auto files = OpsModules();
-  ASSERT_FALSE(files.empty())
-      << "no vm_ops_*.embedded.vmfb in the corpus ("
-      << ember::testing::CorpusDirectory()
-      << "); run `python3 tools/ember_corpus.py build`";
+  ASSERT_FALSE(files.empty()) << "no vm_ops_*.embedded.vmfb in the corpus ("
+                              << ember::testing::CorpusDirectory()
+                              << "); run `python3 tools/ember_corpus.py build`";
   std::shared_ptr<Instance> instance = Instance::Create();
   int passed = 0;
   std::vector<std::string> failures;
@@ -53,8 +52,8 @@ TEST_P(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
     auto loaded = bytecode::ModuleFile::LoadCopy(file.bytes);
     ASSERT_TRUE(loaded.ok()) << file.name << ": " << loaded.status().ToString();
     auto created = BytecodeModule::Create(instance, *loaded, options);
-    ASSERT_TRUE(created.ok()) << file.name << ": "
-                              << created.status().ToString();
+    ASSERT_TRUE(created.ok())
+        << file.name << ": " << created.status().ToString();
     std::shared_ptr<Module> module = *created;
     int functions = 0;
     for (size_t i = 0; i < module->export_count(); ++i) {
@@ -71,8 +70,8 @@ TEST_P(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
         continue;
       }
       Status status;
-      auto function = (*context)->LookupFunction(
-          std::string(module->name()) + "." + name);
+      auto function =
+          (*context)->LookupFunction(std::string(module->name()) + "." + name);
       if (!function.ok()) {
         status = function.status();
       } else {

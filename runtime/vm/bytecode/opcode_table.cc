@@ -129,96 +129,57 @@ const OpcodeInfo* LookupOpcode(OpcodeSet set, uint8_t opcode) {
 
 std::span<const OpcodeInfo> OpcodesInSet(OpcodeSet set) {
   switch (set) {
-    case OpcodeSet::kCore:
-      return kCoreInfos;
-    case OpcodeSet::kExtF32:
-      return kExtF32Infos;
-    case OpcodeSet::kExtF64:
-      return kExtF64Infos;
+    case OpcodeSet::kCore: return kCoreInfos;
+    case OpcodeSet::kExtF32: return kExtF32Infos;
+    case OpcodeSet::kExtF64: return kExtF64Infos;
   }
   return {};
 }
 
 const char* OpcodeSetName(OpcodeSet set) {
   switch (set) {
-    case OpcodeSet::kCore:
-      return "core";
-    case OpcodeSet::kExtF32:
-      return "ext_f32";
-    case OpcodeSet::kExtF64:
-      return "ext_f64";
+    case OpcodeSet::kCore: return "core";
+    case OpcodeSet::kExtF32: return "ext_f32";
+    case OpcodeSet::kExtF64: return "ext_f64";
   }
   return "?";
 }
 
 const char* FieldKindName(FieldKind kind) {
   switch (kind) {
-    case kEnd:
-      return "End";
-    case kRegI32:
-      return "RegI32";
-    case kRegI64:
-      return "RegI64";
-    case kRegF32:
-      return "RegF32";
-    case kRegF64:
-      return "RegF64";
-    case kResI32:
-      return "ResI32";
-    case kResI64:
-      return "ResI64";
-    case kResF32:
-      return "ResF32";
-    case kResF64:
-      return "ResF64";
-    case kRegRef:
-      return "RegRef";
-    case kRegRefMove:
-      return "RegRefMove";
-    case kResRefMove:
-      return "ResRefMove";
-    case kImmI32:
-      return "ImmI32";
-    case kImmI64:
-      return "ImmI64";
-    case kImmF32:
-      return "ImmF32";
-    case kImmF64:
-      return "ImmF64";
-    case kFuncOrdinal:
-      return "FuncOrdinal";
-    case kGlobalByteOffset:
-      return "GlobalByteOffset";
-    case kGlobalRefOrdinal:
-      return "GlobalRefOrdinal";
-    case kRodataOrdinal:
-      return "RodataOrdinal";
-    case kTypeOrdinal:
-      return "TypeOrdinal";
-    case kString:
-      return "String";
-    case kBranchTarget:
-      return "BranchTarget";
-    case kBranchRemap:
-      return "BranchRemap";
-    case kBranchTableCases:
-      return "BranchTableCases";
-    case kListI32:
-      return "ListI32";
-    case kListI64:
-      return "ListI64";
-    case kListF32:
-      return "ListF32";
-    case kListF64:
-      return "ListF64";
-    case kListRefMove:
-      return "ListRefMove";
-    case kListAny:
-      return "ListAny";
-    case kListResults:
-      return "ListResults";
-    case kSegmentSizes:
-      return "SegmentSizes";
+    case kEnd: return "End";
+    case kRegI32: return "RegI32";
+    case kRegI64: return "RegI64";
+    case kRegF32: return "RegF32";
+    case kRegF64: return "RegF64";
+    case kResI32: return "ResI32";
+    case kResI64: return "ResI64";
+    case kResF32: return "ResF32";
+    case kResF64: return "ResF64";
+    case kRegRef: return "RegRef";
+    case kRegRefMove: return "RegRefMove";
+    case kResRefMove: return "ResRefMove";
+    case kImmI32: return "ImmI32";
+    case kImmI64: return "ImmI64";
+    case kImmF32: return "ImmF32";
+    case kImmF64: return "ImmF64";
+    case kFuncOrdinal: return "FuncOrdinal";
+    case kGlobalByteOffset: return "GlobalByteOffset";
+    case kGlobalRefOrdinal: return "GlobalRefOrdinal";
+    case kRodataOrdinal: return "RodataOrdinal";
+    case kTypeOrdinal: return "TypeOrdinal";
+    case kString: return "String";
+    case kBranchTarget: return "BranchTarget";
+    case kBranchRemap: return "BranchRemap";
+    case kBranchTableCases: return "BranchTableCases";
+    case kListI32: return "ListI32";
+    case kListI64: return "ListI64";
+    case kListF32: return "ListF32";
+    case kListF64: return "ListF64";
+    case kListRefMove: return "ListRefMove";
+    case kListAny: return "ListAny";
+    case kListResults: return "ListResults";
+    case kSegmentSizes: return "SegmentSizes";
   }
   return "?";
 }

@@ -167,63 +167,39 @@ constexpr FieldTraits GetFieldTraits(FieldKind kind) {
   using E = FieldEncoding;
   using T = OperandType;
   switch (kind) {
-    case FieldKind::kEnd:
-      return {E::kNone, T::kNone, false, false};
-    case FieldKind::kRegI32:
-      return {E::kRegister, T::kI32, false, false};
-    case FieldKind::kRegI64:
-      return {E::kRegister, T::kI64, false, false};
-    case FieldKind::kRegF32:
-      return {E::kRegister, T::kF32, false, false};
-    case FieldKind::kRegF64:
-      return {E::kRegister, T::kF64, false, false};
-    case FieldKind::kResI32:
-      return {E::kRegister, T::kI32, true, false};
-    case FieldKind::kResI64:
-      return {E::kRegister, T::kI64, true, false};
-    case FieldKind::kResF32:
-      return {E::kRegister, T::kF32, true, false};
-    case FieldKind::kResF64:
-      return {E::kRegister, T::kF64, true, false};
-    case FieldKind::kRegRef:
-      return {E::kRegister, T::kRef, false, false};
-    case FieldKind::kRegRefMove:
-      return {E::kRegister, T::kRef, false, true};
-    case FieldKind::kResRefMove:
-      return {E::kRegister, T::kRef, true, true};
-    case FieldKind::kImmI32:
-      return {E::kU32, T::kI32, false, false};
-    case FieldKind::kImmI64:
-      return {E::kU64, T::kI64, false, false};
-    case FieldKind::kImmF32:
-      return {E::kU32, T::kF32, false, false};
-    case FieldKind::kImmF64:
-      return {E::kU64, T::kF64, false, false};
+    case FieldKind::kEnd: return {E::kNone, T::kNone, false, false};
+    case FieldKind::kRegI32: return {E::kRegister, T::kI32, false, false};
+    case FieldKind::kRegI64: return {E::kRegister, T::kI64, false, false};
+    case FieldKind::kRegF32: return {E::kRegister, T::kF32, false, false};
+    case FieldKind::kRegF64: return {E::kRegister, T::kF64, false, false};
+    case FieldKind::kResI32: return {E::kRegister, T::kI32, true, false};
+    case FieldKind::kResI64: return {E::kRegister, T::kI64, true, false};
+    case FieldKind::kResF32: return {E::kRegister, T::kF32, true, false};
+    case FieldKind::kResF64: return {E::kRegister, T::kF64, true, false};
+    case FieldKind::kRegRef: return {E::kRegister, T::kRef, false, false};
+    case FieldKind::kRegRefMove: return {E::kRegister, T::kRef, false, true};
+    case FieldKind::kResRefMove: return {E::kRegister, T::kRef, true, true};
+    case FieldKind::kImmI32: return {E::kU32, T::kI32, false, false};
+    case FieldKind::kImmI64: return {E::kU64, T::kI64, false, false};
+    case FieldKind::kImmF32: return {E::kU32, T::kF32, false, false};
+    case FieldKind::kImmF64: return {E::kU64, T::kF64, false, false};
     case FieldKind::kFuncOrdinal:
     case FieldKind::kGlobalByteOffset:
     case FieldKind::kGlobalRefOrdinal:
     case FieldKind::kRodataOrdinal:
     case FieldKind::kTypeOrdinal:
-    case FieldKind::kBranchTarget:
-      return {E::kU32, T::kNone, false, false};
-    case FieldKind::kString:
-      return {E::kString, T::kNone, false, false};
-    case FieldKind::kBranchRemap:
-      return {E::kRemapList, T::kAny, true, true};
+    case FieldKind::kBranchTarget: return {E::kU32, T::kNone, false, false};
+    case FieldKind::kString: return {E::kString, T::kNone, false, false};
+    case FieldKind::kBranchRemap: return {E::kRemapList, T::kAny, true, true};
     case FieldKind::kBranchTableCases:
       return {E::kBranchTable, T::kAny, true, true};
-    case FieldKind::kListI32:
-      return {E::kRegisterList, T::kI32, false, false};
-    case FieldKind::kListI64:
-      return {E::kRegisterList, T::kI64, false, false};
-    case FieldKind::kListF32:
-      return {E::kRegisterList, T::kF32, false, false};
-    case FieldKind::kListF64:
-      return {E::kRegisterList, T::kF64, false, false};
+    case FieldKind::kListI32: return {E::kRegisterList, T::kI32, false, false};
+    case FieldKind::kListI64: return {E::kRegisterList, T::kI64, false, false};
+    case FieldKind::kListF32: return {E::kRegisterList, T::kF32, false, false};
+    case FieldKind::kListF64: return {E::kRegisterList, T::kF64, false, false};
     case FieldKind::kListRefMove:
       return {E::kRegisterList, T::kRef, false, true};
-    case FieldKind::kListAny:
-      return {E::kRegisterList, T::kAny, false, true};
+    case FieldKind::kListAny: return {E::kRegisterList, T::kAny, false, true};
     case FieldKind::kListResults:
       return {E::kRegisterList, T::kAny, true, true};
     case FieldKind::kSegmentSizes:

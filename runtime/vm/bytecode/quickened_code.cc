@@ -46,7 +46,8 @@ static_assert(InternalOpcodesAreFree(),
 constexpr std::array<uint8_t, 256> MakeDirectExtF32() {
   std::array<uint8_t, 256> direct{};
   for (size_t i = 0; i < kDirectExtF32Count; ++i) {
-    direct[kDirectExtF32Ops[i]] = static_cast<uint8_t>(kFirstDirectExtF32Opcode + i);
+    direct[kDirectExtF32Ops[i]] =
+        static_cast<uint8_t>(kFirstDirectExtF32Opcode + i);
   }
   return direct;
 }
@@ -62,7 +63,8 @@ static_assert(DirectExtF32Opcode(bytecode::ExtF32Opcode::AddF32) != 0 &&
 
 bool IsScalarRemap(RemapList remap) {
   for (size_t i = 0; i < remap.size(); ++i) {
-    if ((remap.source(i) | remap.destination(i)) & kRefRegisterBit) return false;
+    if ((remap.source(i) | remap.destination(i)) & kRefRegisterBit)
+      return false;
   }
   return true;
 }
@@ -111,13 +113,13 @@ struct FusedCompareForms {
   QuickOpcode latch_into_dead;  // add-immediate + branch_into_dead
 };
 constexpr FusedCompareForms kFusedCompares[] = {
-#define EMBER_VM_FUSED_FORMS(name)                                        \
-  {bytecode::CoreOpcode::name, QuickOpcode::k##name##Br,                   \
-   QuickOpcode::k##name##BrD, QuickOpcode::kBrTo##name##Br,                 \
+#define EMBER_VM_FUSED_FORMS(name)                              \
+  {bytecode::CoreOpcode::name,    QuickOpcode::k##name##Br,     \
+   QuickOpcode::k##name##BrD,     QuickOpcode::kBrTo##name##Br, \
    QuickOpcode::kBrTo##name##BrD, QuickOpcode::kAddImmBrTo##name##BrD},
     EMBER_VM_FUSED_FORMS(CmpEQI32) EMBER_VM_FUSED_FORMS(CmpNEI32)
-    EMBER_VM_FUSED_FORMS(CmpLTI32S) EMBER_VM_FUSED_FORMS(CmpLTI32U)
-    EMBER_VM_FUSED_FORMS(CmpNZI32)
+        EMBER_VM_FUSED_FORMS(CmpLTI32S) EMBER_VM_FUSED_FORMS(CmpLTI32U)
+            EMBER_VM_FUSED_FORMS(CmpNZI32)
 #undef EMBER_VM_FUSED_FORMS
 };
 
@@ -194,7 +196,9 @@ class RegisterList32 {
     ++size_;
   }
   size_t size() const { return size_; }
-  const uint32_t* begin() const { return size_ <= kInline ? inline_.data() : heap_.data(); }
+  const uint32_t* begin() const {
+    return size_ <= kInline ? inline_.data() : heap_.data();
+  }
   const uint32_t* end() const { return begin() + size_; }
 
  private:
@@ -223,13 +227,15 @@ RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
     const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
     switch (traits.encoding) {
       case FieldEncoding::kRegister:
-        if (traits.type == OperandType::kRef || (field.reg & kRefRegisterBit)) break;
+        if (traits.type == OperandType::kRef || (field.reg & kRefRegisterBit))
+          break;
         AddRegister(traits.is_write ? effects.writes : effects.reads, field.reg,
                     bytecode::IsWideOperandType(traits.type));
         break;
       case FieldEncoding::kRegisterList:
         effects.fixed_length = false;
-        if (traits.is_write || field.kind() == bytecode::FieldKind::kSegmentSizes) {
+        if (traits.is_write ||
+            field.kind() == bytecode::FieldKind::kSegmentSizes) {
           break;  // call results: not counted as writes (safe)
         }
         for (size_t i = 0; i < field.list.size(); ++i) {
@@ -261,11 +267,8 @@ RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
           }
         }
         break;
-      case FieldEncoding::kString:
-        effects.fixed_length = false;
-        break;
-      default:
-        break;
+      case FieldEncoding::kString: effects.fixed_length = false; break;
+      default: break;
     }
   }
   return effects;
@@ -273,7 +276,8 @@ RegisterEffects EffectsOf(const DecodedInstruction& instruction) {
 
 // The single 32-bit register result of a fixed-length instruction: the
 // field, or null when the instruction writes anything else or nothing.
-const bytecode::DecodedField* Single32BitResult(const DecodedInstruction& instruction) {
+const bytecode::DecodedField* Single32BitResult(
+    const DecodedInstruction& instruction) {
   const bytecode::DecodedField* result = nullptr;
   for (const bytecode::DecodedField& field : instruction.field_span()) {
     const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
@@ -291,7 +295,8 @@ const bytecode::DecodedField* Single32BitResult(const DecodedInstruction& instru
 struct Coalesced {
   // Per branch pc (ascending): the copies that remain, (source,
   // destination) pairs.
-  std::vector<std::pair<uint32_t, std::vector<std::pair<uint16_t, uint16_t>>>> branches;
+  std::vector<std::pair<uint32_t, std::vector<std::pair<uint16_t, uint16_t>>>>
+      branches;
   // Register fields to rewrite: (function offset of the u16, new register).
   std::vector<std::pair<uint32_t, uint16_t>> results;
   // Pcs (ascending) of the vm.cond_br whose condition register is dead at
@@ -354,7 +359,9 @@ struct FunctionBlocks {
 
   size_t block_count() const { return block_start.size(); }
   // The block of the marker at `pc` (a verified branch target).
-  uint32_t BlockAt(uint32_t pc) const { return static_cast<uint32_t>(block_at_pc[pc]); }
+  uint32_t BlockAt(uint32_t pc) const {
+    return static_cast<uint32_t>(block_at_pc[pc]);
+  }
 
   // No blocks when the function does not start with a block marker.
   static Result<FunctionBlocks> Of(std::span<const uint8_t> function) {
@@ -362,14 +369,17 @@ struct FunctionBlocks {
     blocks.block_at_pc.assign(function.size() + 1, -1);
     DecodedInstruction instruction;
     for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
-      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
-                            "preparing pc %u for execution", pc);
+      EMBER_RETURN_IF_ERROR(
+          bytecode::DecodeInstruction(function, pc, &instruction),
+          "preparing pc %u for execution", pc);
       if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-        blocks.block_at_pc[pc] = static_cast<int32_t>(blocks.block_start.size());
+        blocks.block_at_pc[pc] =
+            static_cast<int32_t>(blocks.block_start.size());
         blocks.block_start.push_back(static_cast<uint32_t>(blocks.pcs.size()));
       }
       if (blocks.block_start.empty()) return FunctionBlocks{};
-      blocks.block_of.push_back(static_cast<uint32_t>(blocks.block_start.size() - 1));
+      blocks.block_of.push_back(
+          static_cast<uint32_t>(blocks.block_start.size() - 1));
       blocks.pcs.push_back(pc);
       RegisterEffects effects = EffectsOf(instruction);
       for (uint32_t r : effects.reads) {
@@ -382,31 +392,36 @@ struct FunctionBlocks {
     // Successors, now that every marker is known.
     blocks.successors.resize(blocks.block_count());
     for (size_t i = 0; i < blocks.pcs.size(); ++i) {
-      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, blocks.pcs[i], &instruction));
+      EMBER_RETURN_IF_ERROR(
+          bytecode::DecodeInstruction(function, blocks.pcs[i], &instruction));
       const uint32_t b = blocks.block_of[i];
       std::vector<uint32_t>& out = blocks.successors[b];
       Status target_status;
       instruction.ForEachBranchTarget([&](uint32_t target) {
-        if (target >= blocks.block_at_pc.size() || blocks.block_at_pc[target] < 0) {
+        if (target >= blocks.block_at_pc.size() ||
+            blocks.block_at_pc[target] < 0) {
           target_status = InternalError("branch target is not a block");
           return;
         }
         out.push_back(blocks.BlockAt(target));
       });
       EMBER_RETURN_IF_ERROR(target_status);
-      const bool last_of_block = i + 1 == blocks.pcs.size() || blocks.block_of[i + 1] != b;
+      const bool last_of_block =
+          i + 1 == blocks.pcs.size() || blocks.block_of[i + 1] != b;
       if (last_of_block && i + 1 < blocks.pcs.size() &&
           !instruction.info->has_flag(bytecode::kTerminator)) {
         out.push_back(b + 1);
       }
     }
-    for (const std::vector<uint32_t>& out : blocks.successors) blocks.edge_count += out.size();
+    for (const std::vector<uint32_t>& out : blocks.successors)
+      blocks.edge_count += out.size();
     return blocks;
   }
 };
 
 Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function,
-                                       const FunctionBlocks& blocks, WorkBudget& budget) {
+                                       const FunctionBlocks& blocks,
+                                       WorkBudget& budget) {
   const std::vector<uint32_t>& pcs = blocks.pcs;
   const std::vector<uint32_t>& block_of = blocks.block_of;
   const std::vector<uint32_t>& block_start = blocks.block_start;
@@ -429,7 +444,8 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function,
   std::vector<RegisterSet> uses(block_count, RegisterSet(register_limit));
   std::vector<RegisterSet> defs(block_count, RegisterSet(register_limit));
   for (size_t i = 0; i < pcs.size(); ++i) {
-    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
+    EMBER_RETURN_IF_ERROR(
+        bytecode::DecodeInstruction(function, pcs[i], &instruction));
     uint32_t b = block_of[i];
     RegisterEffects effects = EffectsOf(instruction);
     for (uint32_t r : effects.reads) {
@@ -462,14 +478,16 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function,
   std::vector<uint32_t> touched_at;
   uint32_t touch_stamp = 0;
   for (size_t i = 0; i < pcs.size(); ++i) {
-    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
+    EMBER_RETURN_IF_ERROR(
+        bytecode::DecodeInstruction(function, pcs[i], &instruction));
     const bytecode::OpcodeInfo& info = *instruction.info;
     if (info.set == OpcodeSet::kCore &&
         info.opcode == static_cast<uint8_t>(bytecode::CoreOpcode::CondBranch)) {
       uint16_t condition = instruction.field(0).reg;
       uint32_t on_true = blocks.BlockAt(instruction.field(1).u32());
       uint32_t on_false = blocks.BlockAt(instruction.field(3).u32());
-      if (!live_in[on_true].Test(condition) && !live_in[on_false].Test(condition)) {
+      if (!live_in[on_true].Test(condition) &&
+          !live_in[on_false].Test(condition)) {
         out.dead_conditions.push_back(pcs[i]);
       }
       continue;
@@ -520,7 +538,8 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function,
       };
       DecodedInstruction prior;
       for (size_t p = i; p-- > block_start[block_of[i]];) {
-        EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[p], &prior));
+        EMBER_RETURN_IF_ERROR(
+            bytecode::DecodeInstruction(function, pcs[p], &prior));
         ++out.walk_steps;
         if (prior.info->has_flag(bytecode::kBlockMarker)) break;
         RegisterEffects effects = EffectsOf(prior);
@@ -558,8 +577,8 @@ Result<Coalesced> CoalesceBranchCopies(std::span<const uint8_t> function,
 // `effects.writes`, call results (an even entry of a list may be a 64-bit
 // pair) and branch copies (on any edge).
 template <typename Fn>
-void ForEachIntWrite(const DecodedInstruction& instruction, const RegisterEffects& effects,
-                     Fn&& written) {
+void ForEachIntWrite(const DecodedInstruction& instruction,
+                     const RegisterEffects& effects, Fn&& written) {
   using bytecode::FieldEncoding;
   for (const bytecode::DecodedField& field : instruction.field_span()) {
     const bytecode::FieldTraits traits = bytecode::GetFieldTraits(field.kind());
@@ -567,7 +586,8 @@ void ForEachIntWrite(const DecodedInstruction& instruction, const RegisterEffect
       for (size_t i = 0; i < field.list.size(); ++i) {
         if (field.list[i] & kRefRegisterBit) continue;
         written(uint32_t{field.list[i]});
-        if (field.list[i] % 2 == 0) written(field.list[i] + 1u);  // maybe 64-bit
+        if (field.list[i] % 2 == 0)
+          written(field.list[i] + 1u);  // maybe 64-bit
       }
     } else if (traits.encoding == FieldEncoding::kRemapList) {
       for (size_t i = 0; i < field.remap.size(); ++i) {
@@ -592,14 +612,15 @@ void ForEachIntWrite(const DecodedInstruction& instruction, const RegisterEffect
 // Registers that hold one 32-bit constant for the whole function: written
 // once, by vm.const.i32 / vm.const.f32 (or their .zero forms) in the entry
 // block, and not read in that block before it. The value is the register's
-// bit pattern (an f32 constant's IEEE bits). Every other kind of write -- including call results
-// and branch copies, counted with their 64-bit neighbours -- disqualifies.
+// bit pattern (an f32 constant's IEEE bits). Every other kind of write --
+// including call results and branch copies, counted with their 64-bit
+// neighbours -- disqualifies.
 Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
     std::span<const uint8_t> function) {
   using bytecode::FieldEncoding;
   std::vector<std::optional<int32_t>> constant;
-  std::vector<uint32_t> writes;    // per register: number of writes seen
-  std::vector<bool> read_early;    // read in the entry block before a write
+  std::vector<uint32_t> writes;  // per register: number of writes seen
+  std::vector<bool> read_early;  // read in the entry block before a write
   auto grow = [&](uint32_t r) {
     if (r >= writes.size()) {
       writes.resize(r + 1, 0);
@@ -614,7 +635,8 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
   DecodedInstruction instruction;
   int blocks_seen = 0;
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
-    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction));
+    EMBER_RETURN_IF_ERROR(
+        bytecode::DecodeInstruction(function, pc, &instruction));
     const bytecode::OpcodeInfo& info = *instruction.info;
     if (info.has_flag(bytecode::kBlockMarker)) ++blocks_seen;
     const bool entry_block = blocks_seen <= 1;
@@ -649,25 +671,26 @@ Result<std::vector<std::optional<int32_t>>> FindConstantRegisters(
   return constant;
 }
 
-// ---- constants per use --------------------------------------------------------
-// The function-wide rule above misses constants whose register the compiler
-// reuses once the constant is dead -- common, e.g. in a function with two
-// loops. This forward dataflow over blocks finds, at each instruction, the
-// int registers that hold one known 32-bit constant on every path there:
-// written by vm.const.i32 / vm.const.f32 (or .zero) and not since. Every
-// other write -- over-approximated by ForEachIntWrite, branch copies on all
-// edges of their branch -- makes a register unknown. Function arguments
-// and registers never written are unknown at entry. Bounded like liveness
-// (memory, sweeps and a work budget); past the bounds the function-wide
-// rule is used instead.
+// ---- constants per use
+// -------------------------------------------------------- The function-wide
+// rule above misses constants whose register the compiler reuses once the
+// constant is dead -- common, e.g. in a function with two loops. This forward
+// dataflow over blocks finds, at each instruction, the int registers that hold
+// one known 32-bit constant on every path there: written by vm.const.i32 /
+// vm.const.f32 (or .zero) and not since. Every other write -- over-approximated
+// by ForEachIntWrite, branch copies on all edges of their branch -- makes a
+// register unknown. Function arguments and registers never written are unknown
+// at entry. Bounded like liveness (memory, sweeps and a work budget); past the
+// bounds the function-wide rule is used instead.
 
-constexpr int64_t kUnknownValue = INT64_MIN;      // not one known constant
+constexpr int64_t kUnknownValue = INT64_MIN;        // not one known constant
 constexpr int64_t kUnreachedValue = INT64_MIN + 1;  // no path seen yet
 // States held: blocks x tracked registers (8 MiB).
 constexpr size_t kMaxConstantEntries = size_t{1} << 20;
 
 // The register and bit pattern a constant instruction writes.
-bool ConstantWrite(const DecodedInstruction& instruction, uint16_t* reg, int32_t* value) {
+bool ConstantWrite(const DecodedInstruction& instruction, uint16_t* reg,
+                   int32_t* value) {
   const bytecode::OpcodeInfo& info = *instruction.info;
   if (info.set == OpcodeSet::kCore) {
     auto op = static_cast<bytecode::CoreOpcode>(info.opcode);
@@ -700,9 +723,9 @@ bool ConstantWrite(const DecodedInstruction& instruction, uint16_t* reg, int32_t
 class ConstantFlow {
  public:
   // The analysis of `function`, or nullopt when it exceeds the bounds.
-  static Result<std::optional<ConstantFlow>> Analyze(std::span<const uint8_t> function,
-                                                    const FunctionBlocks& blocks,
-                                                    WorkBudget& budget) {
+  static Result<std::optional<ConstantFlow>> Analyze(
+      std::span<const uint8_t> function, const FunctionBlocks& blocks,
+      WorkBudget& budget) {
     ConstantFlow flow;
     DecodedInstruction instruction;
     const std::vector<uint32_t>& pcs = blocks.pcs;
@@ -712,18 +735,22 @@ class ConstantFlow {
     // state tracks those, by dense index, not the whole bank.
     std::vector<uint16_t> constant_registers;
     for (uint32_t pc : pcs) {
-      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction));
+      EMBER_RETURN_IF_ERROR(
+          bytecode::DecodeInstruction(function, pc, &instruction));
       uint16_t reg;
       int32_t value;
-      if (ConstantWrite(instruction, &reg, &value)) constant_registers.push_back(reg);
+      if (ConstantWrite(instruction, &reg, &value))
+        constant_registers.push_back(reg);
     }
     std::sort(constant_registers.begin(), constant_registers.end());
     constant_registers.erase(
         std::unique(constant_registers.begin(), constant_registers.end()),
         constant_registers.end());
     const size_t tracked = constant_registers.size();
-    if (block_count * tracked > kMaxConstantEntries) return std::optional<ConstantFlow>();
-    flow.index_of_.assign(constant_registers.empty() ? 0 : constant_registers.back() + 1u, -1);
+    if (block_count * tracked > kMaxConstantEntries)
+      return std::optional<ConstantFlow>();
+    flow.index_of_.assign(
+        constant_registers.empty() ? 0 : constant_registers.back() + 1u, -1);
     for (size_t i = 0; i < tracked; ++i) {
       flow.index_of_[constant_registers[i]] = static_cast<int32_t>(i);
     }
@@ -734,8 +761,10 @@ class ConstantFlow {
     std::vector<std::vector<std::pair<uint32_t, int64_t>>> effects(block_count);
     size_t effect_count = 0;
     for (size_t i = 0; i < pcs.size(); ++i) {
-      EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pcs[i], &instruction));
-      std::vector<std::pair<uint32_t, int64_t>>& out = effects[blocks.block_of[i]];
+      EMBER_RETURN_IF_ERROR(
+          bytecode::DecodeInstruction(function, pcs[i], &instruction));
+      std::vector<std::pair<uint32_t, int64_t>>& out =
+          effects[blocks.block_of[i]];
       flow.ForEachEffect(instruction, [&](uint32_t index, int64_t value) {
         out.emplace_back(index, value);
         ++effect_count;
@@ -752,7 +781,8 @@ class ConstantFlow {
     for (int sweep = 0; changed; ++sweep) {
       if (sweep == kMaxLivenessSweeps) return std::optional<ConstantFlow>();
       // Per block a copy, per edge a meet, and the block effects.
-      if (!budget.Spend((block_count + edge_count) * tracked + effect_count + block_count)) {
+      if (!budget.Spend((block_count + edge_count) * tracked + effect_count +
+                        block_count)) {
         return std::optional<ConstantFlow>();
       }
       changed = false;
@@ -770,7 +800,8 @@ class ConstantFlow {
   void Step(const DecodedInstruction& instruction) {
     if (has_previous_) Apply(previous_, state_);
     if (instruction.info->has_flag(bytecode::kBlockMarker)) {
-      state_.assign(in_.begin() + block_ * tracked_, in_.begin() + (block_ + 1) * tracked_);
+      state_.assign(in_.begin() + block_ * tracked_,
+                    in_.begin() + (block_ + 1) * tracked_);
       ++block_;
     }
     previous_ = instruction;
@@ -789,8 +820,10 @@ class ConstantFlow {
   // The state after `instruction`: its writes, over-approximated (copies of
   // a branch apply to every edge), make registers unknown; a constant
   // instruction then makes its result known.
-  void Apply(const DecodedInstruction& instruction, std::vector<int64_t>& state) const {
-    ForEachEffect(instruction, [&](uint32_t index, int64_t value) { state[index] = value; });
+  void Apply(const DecodedInstruction& instruction,
+             std::vector<int64_t>& state) const {
+    ForEachEffect(instruction,
+                  [&](uint32_t index, int64_t value) { state[index] = value; });
   }
   // The (tracked index, new value) updates of `instruction`, in order.
   template <typename Fn>
@@ -813,8 +846,9 @@ class ConstantFlow {
     int64_t* in = in_.data() + block * tracked_;
     for (size_t r = 0; r < tracked_; ++r) {
       int64_t merged = in[r] == kUnreachedValue ? state[r]
-                       : (state[r] == kUnreachedValue || state[r] == in[r]) ? in[r]
-                                                                              : kUnknownValue;
+                       : (state[r] == kUnreachedValue || state[r] == in[r])
+                           ? in[r]
+                           : kUnknownValue;
       changed |= merged != in[r];
       in[r] = merged;
     }
@@ -854,12 +888,22 @@ bool ImmediateForm(uint8_t core_opcode, QuickOpcode* form, bool* commutative) {
 
 // The immediate form of an ExtF32 binary op with a constant right operand,
 // and whether the op is commutative.
-bool F32ImmediateForm(uint8_t ext_opcode, QuickOpcode* form, bool* commutative) {
+bool F32ImmediateForm(uint8_t ext_opcode, QuickOpcode* form,
+                      bool* commutative) {
   using bytecode::ExtF32Opcode;
   switch (static_cast<ExtF32Opcode>(ext_opcode)) {
-    case ExtF32Opcode::AddF32: *form = QuickOpcode::kAddF32Imm; *commutative = true; return true;
-    case ExtF32Opcode::SubF32: *form = QuickOpcode::kSubF32Imm; *commutative = false; return true;
-    case ExtF32Opcode::MulF32: *form = QuickOpcode::kMulF32Imm; *commutative = true; return true;
+    case ExtF32Opcode::AddF32:
+      *form = QuickOpcode::kAddF32Imm;
+      *commutative = true;
+      return true;
+    case ExtF32Opcode::SubF32:
+      *form = QuickOpcode::kSubF32Imm;
+      *commutative = false;
+      return true;
+    case ExtF32Opcode::MulF32:
+      *form = QuickOpcode::kMulF32Imm;
+      *commutative = true;
+      return true;
     default: return false;
   }
 }
@@ -874,7 +918,8 @@ bool CpuHasFma() {
 
 // The branch that jumps straight into fused head `head`, if any, and the
 // latch form (add-immediate, then that branch) when there is one.
-bool BranchIntoHead(uint8_t head, QuickOpcode* chained, std::optional<QuickOpcode>* latch) {
+bool BranchIntoHead(uint8_t head, QuickOpcode* chained,
+                    std::optional<QuickOpcode>* latch) {
   for (const FusedCompareForms& forms : kFusedCompares) {
     if (head == static_cast<uint8_t>(forms.fused)) {
       *chained = forms.branch_into;
@@ -909,12 +954,9 @@ int ResultSlot(uint8_t byte) {
     case static_cast<uint8_t>(CoreOpcode::XorI32):
     case static_cast<uint8_t>(CoreOpcode::ShlI32):
     case static_cast<uint8_t>(CoreOpcode::ShrI32S):
-    case static_cast<uint8_t>(CoreOpcode::ShrI32U):
-      return 5;
-    case static_cast<uint8_t>(CoreOpcode::FMAI32):
-      return 7;
-    default:
-      break;
+    case static_cast<uint8_t>(CoreOpcode::ShrI32U): return 5;
+    case static_cast<uint8_t>(CoreOpcode::FMAI32): return 7;
+    default: break;
   }
   if (byte == DirectExtF32Opcode(ExtF32Opcode::AddF32) ||
       byte == DirectExtF32Opcode(ExtF32Opcode::SubF32) ||
@@ -927,46 +969,64 @@ int ResultSlot(uint8_t byte) {
     return 4;
   }
   switch (static_cast<QuickOpcode>(byte)) {
-    case QuickOpcode::kAddI32Imm: case QuickOpcode::kSubI32Imm:
-    case QuickOpcode::kMulI32Imm: case QuickOpcode::kAndI32Imm:
-    case QuickOpcode::kOrI32Imm: case QuickOpcode::kXorI32Imm:
-    case QuickOpcode::kShlI32Imm: case QuickOpcode::kShrI32SImm:
+    case QuickOpcode::kAddI32Imm:
+    case QuickOpcode::kSubI32Imm:
+    case QuickOpcode::kMulI32Imm:
+    case QuickOpcode::kAndI32Imm:
+    case QuickOpcode::kOrI32Imm:
+    case QuickOpcode::kXorI32Imm:
+    case QuickOpcode::kShlI32Imm:
+    case QuickOpcode::kShrI32SImm:
     case QuickOpcode::kShrI32UImm:
-    case QuickOpcode::kAddI32AccL: case QuickOpcode::kSubI32AccL:
-    case QuickOpcode::kMulI32AccL: case QuickOpcode::kAndI32AccL:
-    case QuickOpcode::kOrI32AccL: case QuickOpcode::kXorI32AccL:
-    case QuickOpcode::kShlI32AccL: case QuickOpcode::kShrI32SAccL:
+    case QuickOpcode::kAddI32AccL:
+    case QuickOpcode::kSubI32AccL:
+    case QuickOpcode::kMulI32AccL:
+    case QuickOpcode::kAndI32AccL:
+    case QuickOpcode::kOrI32AccL:
+    case QuickOpcode::kXorI32AccL:
+    case QuickOpcode::kShlI32AccL:
+    case QuickOpcode::kShrI32SAccL:
     case QuickOpcode::kShrI32UAccL:
-    case QuickOpcode::kAddI32ImmAcc: case QuickOpcode::kSubI32ImmAcc:
-    case QuickOpcode::kMulI32ImmAcc: case QuickOpcode::kAndI32ImmAcc:
-    case QuickOpcode::kOrI32ImmAcc: case QuickOpcode::kXorI32ImmAcc:
-    case QuickOpcode::kShlI32ImmAcc: case QuickOpcode::kShrI32SImmAcc:
-    case QuickOpcode::kShrI32UImmAcc:
-      return 5;
-    case QuickOpcode::kFMAI32ImmB: case QuickOpcode::kFMAI32ImmC:
-    case QuickOpcode::kFMAI32AccA: case QuickOpcode::kFMAI32AccC:
-      return 7;
-    case QuickOpcode::kAddF32Imm: case QuickOpcode::kSubF32Imm:
+    case QuickOpcode::kAddI32ImmAcc:
+    case QuickOpcode::kSubI32ImmAcc:
+    case QuickOpcode::kMulI32ImmAcc:
+    case QuickOpcode::kAndI32ImmAcc:
+    case QuickOpcode::kOrI32ImmAcc:
+    case QuickOpcode::kXorI32ImmAcc:
+    case QuickOpcode::kShlI32ImmAcc:
+    case QuickOpcode::kShrI32SImmAcc:
+    case QuickOpcode::kShrI32UImmAcc: return 5;
+    case QuickOpcode::kFMAI32ImmB:
+    case QuickOpcode::kFMAI32ImmC:
+    case QuickOpcode::kFMAI32AccA:
+    case QuickOpcode::kFMAI32AccC: return 7;
+    case QuickOpcode::kAddF32Imm:
+    case QuickOpcode::kSubF32Imm:
     case QuickOpcode::kMulF32Imm:
-    case QuickOpcode::kAddF32AccL: case QuickOpcode::kSubF32AccL:
-    case QuickOpcode::kSubF32AccR: case QuickOpcode::kMulF32AccL:
-    case QuickOpcode::kAddF32AccR: case QuickOpcode::kMulF32AccR:
+    case QuickOpcode::kAddF32AccL:
+    case QuickOpcode::kSubF32AccL:
+    case QuickOpcode::kSubF32AccR:
+    case QuickOpcode::kMulF32AccL:
+    case QuickOpcode::kAddF32AccR:
+    case QuickOpcode::kMulF32AccR:
     case QuickOpcode::kDivF32AccL:
-    case QuickOpcode::kAddF32ImmAcc: case QuickOpcode::kSubF32ImmAcc:
-    case QuickOpcode::kMulF32ImmAcc:
-      return 6;
-    case QuickOpcode::kFMAF32Hw: case QuickOpcode::kFMAF32HwImmB:
-    case QuickOpcode::kFMAF32HwAccA: case QuickOpcode::kFMAF32HwAccB:
-    case QuickOpcode::kFMAF32HwAccC:
-      return 8;
-    case QuickOpcode::kCastSI32F32Acc: case QuickOpcode::kCastUI32F32Acc:
-      return 4;
-    default:
-      return -1;
+    case QuickOpcode::kAddF32ImmAcc:
+    case QuickOpcode::kSubF32ImmAcc:
+    case QuickOpcode::kMulF32ImmAcc: return 6;
+    case QuickOpcode::kFMAF32Hw:
+    case QuickOpcode::kFMAF32HwImmB:
+    case QuickOpcode::kFMAF32HwAccA:
+    case QuickOpcode::kFMAF32HwAccB:
+    case QuickOpcode::kFMAF32HwAccC: return 8;
+    case QuickOpcode::kCastSI32F32Acc:
+    case QuickOpcode::kCastUI32F32Acc: return 4;
+    default: return -1;
   }
 }
 
-uint16_t Get16(const uint8_t* p) { return static_cast<uint16_t>(p[0] | (p[1] << 8)); }
+uint16_t Get16(const uint8_t* p) {
+  return static_cast<uint16_t>(p[0] | (p[1] << 8));
+}
 
 void Swap16(uint8_t* a, uint8_t* b) {
   std::swap(a[0], b[0]);
@@ -991,37 +1051,181 @@ bool Forward(uint8_t* at, uint16_t acc) {
     bool immediate;  // b is an immediate, never a register
   };
   static constexpr Binary kBinary[] = {
-      {static_cast<uint8_t>(CoreOpcode::AddI32), 1, 3, QuickOpcode::kAddI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::SubI32), 1, 3, QuickOpcode::kSubI32AccL, false, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::MulI32), 1, 3, QuickOpcode::kMulI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::AndI32), 1, 3, QuickOpcode::kAndI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::OrI32), 1, 3, QuickOpcode::kOrI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::XorI32), 1, 3, QuickOpcode::kXorI32AccL, true, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::ShlI32), 1, 3, QuickOpcode::kShlI32AccL, false, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::ShrI32S), 1, 3, QuickOpcode::kShrI32SAccL, false, {}, false},
-      {static_cast<uint8_t>(CoreOpcode::ShrI32U), 1, 3, QuickOpcode::kShrI32UAccL, false, {}, false},
-      {static_cast<uint8_t>(QuickOpcode::kAddI32Imm), 1, 3, QuickOpcode::kAddI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kSubI32Imm), 1, 3, QuickOpcode::kSubI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kMulI32Imm), 1, 3, QuickOpcode::kMulI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kAndI32Imm), 1, 3, QuickOpcode::kAndI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kOrI32Imm), 1, 3, QuickOpcode::kOrI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kXorI32Imm), 1, 3, QuickOpcode::kXorI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kShlI32Imm), 1, 3, QuickOpcode::kShlI32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kShrI32SImm), 1, 3, QuickOpcode::kShrI32SImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kShrI32UImm), 1, 3, QuickOpcode::kShrI32UImmAcc, false, {}, true},
-      {DirectExtF32Opcode(ExtF32Opcode::AddF32), 2, 4, QuickOpcode::kAddF32AccL, false,
-       QuickOpcode::kAddF32AccR, false},
-      {DirectExtF32Opcode(ExtF32Opcode::SubF32), 2, 4, QuickOpcode::kSubF32AccL, false,
-       QuickOpcode::kSubF32AccR, false},
-      {DirectExtF32Opcode(ExtF32Opcode::MulF32), 2, 4, QuickOpcode::kMulF32AccL, false,
-       QuickOpcode::kMulF32AccR, false},
-      {DirectExtF32Opcode(ExtF32Opcode::DivF32), 2, 4, QuickOpcode::kDivF32AccL, false, {}, false},
-      {static_cast<uint8_t>(QuickOpcode::kAddF32Imm), 2, 4, QuickOpcode::kAddF32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kSubF32Imm), 2, 4, QuickOpcode::kSubF32ImmAcc, false, {}, true},
-      {static_cast<uint8_t>(QuickOpcode::kMulF32Imm), 2, 4, QuickOpcode::kMulF32ImmAcc, false, {}, true},
+      {static_cast<uint8_t>(CoreOpcode::AddI32),
+       1,
+       3,
+       QuickOpcode::kAddI32AccL,
+       true,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::SubI32),
+       1,
+       3,
+       QuickOpcode::kSubI32AccL,
+       false,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::MulI32),
+       1,
+       3,
+       QuickOpcode::kMulI32AccL,
+       true,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::AndI32),
+       1,
+       3,
+       QuickOpcode::kAndI32AccL,
+       true,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::OrI32),
+       1,
+       3,
+       QuickOpcode::kOrI32AccL,
+       true,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::XorI32),
+       1,
+       3,
+       QuickOpcode::kXorI32AccL,
+       true,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::ShlI32),
+       1,
+       3,
+       QuickOpcode::kShlI32AccL,
+       false,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::ShrI32S),
+       1,
+       3,
+       QuickOpcode::kShrI32SAccL,
+       false,
+       {},
+       false},
+      {static_cast<uint8_t>(CoreOpcode::ShrI32U),
+       1,
+       3,
+       QuickOpcode::kShrI32UAccL,
+       false,
+       {},
+       false},
+      {static_cast<uint8_t>(QuickOpcode::kAddI32Imm),
+       1,
+       3,
+       QuickOpcode::kAddI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kSubI32Imm),
+       1,
+       3,
+       QuickOpcode::kSubI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kMulI32Imm),
+       1,
+       3,
+       QuickOpcode::kMulI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kAndI32Imm),
+       1,
+       3,
+       QuickOpcode::kAndI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kOrI32Imm),
+       1,
+       3,
+       QuickOpcode::kOrI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kXorI32Imm),
+       1,
+       3,
+       QuickOpcode::kXorI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kShlI32Imm),
+       1,
+       3,
+       QuickOpcode::kShlI32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kShrI32SImm),
+       1,
+       3,
+       QuickOpcode::kShrI32SImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kShrI32UImm),
+       1,
+       3,
+       QuickOpcode::kShrI32UImmAcc,
+       false,
+       {},
+       true},
+      {DirectExtF32Opcode(ExtF32Opcode::AddF32), 2, 4, QuickOpcode::kAddF32AccL,
+       false, QuickOpcode::kAddF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::SubF32), 2, 4, QuickOpcode::kSubF32AccL,
+       false, QuickOpcode::kSubF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::MulF32), 2, 4, QuickOpcode::kMulF32AccL,
+       false, QuickOpcode::kMulF32AccR, false},
+      {DirectExtF32Opcode(ExtF32Opcode::DivF32),
+       2,
+       4,
+       QuickOpcode::kDivF32AccL,
+       false,
+       {},
+       false},
+      {static_cast<uint8_t>(QuickOpcode::kAddF32Imm),
+       2,
+       4,
+       QuickOpcode::kAddF32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kSubF32Imm),
+       2,
+       4,
+       QuickOpcode::kSubF32ImmAcc,
+       false,
+       {},
+       true},
+      {static_cast<uint8_t>(QuickOpcode::kMulF32Imm),
+       2,
+       4,
+       QuickOpcode::kMulF32ImmAcc,
+       false,
+       {},
+       true},
       // Unary casts: `b` unused (-1).
-      {DirectExtF32Opcode(ExtF32Opcode::CastSI32F32), 2, -1, QuickOpcode::kCastSI32F32Acc, false, {}, true},
-      {DirectExtF32Opcode(ExtF32Opcode::CastUI32F32), 2, -1, QuickOpcode::kCastUI32F32Acc, false, {}, true},
+      {DirectExtF32Opcode(ExtF32Opcode::CastSI32F32),
+       2,
+       -1,
+       QuickOpcode::kCastSI32F32Acc,
+       false,
+       {},
+       true},
+      {DirectExtF32Opcode(ExtF32Opcode::CastUI32F32),
+       2,
+       -1,
+       QuickOpcode::kCastUI32F32Acc,
+       false,
+       {},
+       true},
   };
   for (const Binary& form : kBinary) {
     if (at[0] != form.byte) continue;
@@ -1049,10 +1253,14 @@ bool Forward(uint8_t* at, uint16_t acc) {
     QuickOpcode addend;
   };
   static constexpr Ternary kTernary[] = {
-      {static_cast<uint8_t>(CoreOpcode::FMAI32), 1, QuickOpcode::kFMAI32AccA, {},
+      {static_cast<uint8_t>(CoreOpcode::FMAI32),
+       1,
+       QuickOpcode::kFMAI32AccA,
+       {},
        QuickOpcode::kFMAI32AccC},
-      {static_cast<uint8_t>(QuickOpcode::kFMAF32Hw), 2, QuickOpcode::kFMAF32HwAccA,
-       QuickOpcode::kFMAF32HwAccB, QuickOpcode::kFMAF32HwAccC},
+      {static_cast<uint8_t>(QuickOpcode::kFMAF32Hw), 2,
+       QuickOpcode::kFMAF32HwAccA, QuickOpcode::kFMAF32HwAccB,
+       QuickOpcode::kFMAF32HwAccC},
   };
   for (const Ternary& form : kTernary) {
     if (at[0] != form.byte) continue;
@@ -1076,7 +1284,8 @@ bool Forward(uint8_t* at, uint16_t acc) {
   return false;
 }
 
-void ForwardResults(std::span<const uint8_t> function, std::vector<uint8_t>& code) {
+void ForwardResults(std::span<const uint8_t> function,
+                    std::vector<uint8_t>& code) {
   DecodedInstruction instruction;
   std::optional<uint16_t> acc;  // the register whose value is in acc
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
@@ -1085,7 +1294,8 @@ void ForwardResults(std::span<const uint8_t> function, std::vector<uint8_t>& cod
     uint8_t* at = code.data() + pc;
     if (acc) Forward(at, *acc);
     int slot = ResultSlot(at[0]);
-    if (slot >= 0 && static_cast<uint32_t>(slot) + 2 <= instruction.next_pc - pc) {
+    if (slot >= 0 &&
+        static_cast<uint32_t>(slot) + 2 <= instruction.next_pc - pc) {
       acc = Get16(at + slot);
     } else {
       acc.reset();
@@ -1095,17 +1305,20 @@ void ForwardResults(std::span<const uint8_t> function, std::vector<uint8_t>& cod
 
 }  // namespace
 
-Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function,
-                                                const QuickenOptions& options, QuickenStats* stats) {
+Result<std::vector<uint8_t>> MakeQuickenedCode(
+    std::span<const uint8_t> function, const QuickenOptions& options,
+    QuickenStats* stats) {
   std::vector<uint8_t> code(function.begin(), function.end());
   if (!options.rewrite) return code;
   WorkBudget liveness_budget(function.size());
   WorkBudget constants_budget(function.size());
   EMBER_ASSIGN_OR_RETURN(FunctionBlocks blocks, FunctionBlocks::Of(function));
-  EMBER_ASSIGN_OR_RETURN(Coalesced coalesced,
-                         CoalesceBranchCopies(function, blocks, liveness_budget));
-  EMBER_ASSIGN_OR_RETURN(std::optional<ConstantFlow> flow,
-                         ConstantFlow::Analyze(function, blocks, constants_budget));
+  EMBER_ASSIGN_OR_RETURN(
+      Coalesced coalesced,
+      CoalesceBranchCopies(function, blocks, liveness_budget));
+  EMBER_ASSIGN_OR_RETURN(
+      std::optional<ConstantFlow> flow,
+      ConstantFlow::Analyze(function, blocks, constants_budget));
   // The function-wide rule, only needed when the dataflow gave up.
   std::vector<std::optional<int32_t>> constants;
   if (!flow) {
@@ -1157,8 +1370,9 @@ Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function
   // AddI32Imm rewrites, as (end pc, pc), in pc order: latch candidates.
   std::vector<std::pair<uint32_t, uint32_t>> add_immediates;
   for (uint32_t pc = 0; pc < function.size(); pc = instruction.next_pc) {
-    EMBER_RETURN_IF_ERROR(bytecode::DecodeInstruction(function, pc, &instruction),
-                          "preparing pc %u for execution", pc);
+    EMBER_RETURN_IF_ERROR(
+        bytecode::DecodeInstruction(function, pc, &instruction),
+        "preparing pc %u for execution", pc);
     if (flow) flow->Step(instruction);
     const bytecode::OpcodeInfo& info = *instruction.info;
     uint8_t* at = code.data() + pc;
@@ -1166,7 +1380,8 @@ Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function
     std::optional<PendingCompare> previous = compare;
     compare.reset();
     QuickOpcode fused;
-    if (info.set == OpcodeSet::kCore && FusedCompare(info.opcode, false, &fused)) {
+    if (info.set == OpcodeSet::kCore &&
+        FusedCompare(info.opcode, false, &fused)) {
       const bytecode::DecodedField& result =
           instruction.field(instruction.field_count - 1);
       compare = PendingCompare{pc, result.reg, info.opcode};
@@ -1260,8 +1475,8 @@ Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function
       }
     }
     if (info.set == OpcodeSet::kExtF32) {
-      if (options.direct_ext_f32 && info.opcode == static_cast<uint8_t>(
-                                        bytecode::ExtF32Opcode::FMAF32) &&
+      if (options.direct_ext_f32 &&
+          info.opcode == static_cast<uint8_t>(bytecode::ExtF32Opcode::FMAF32) &&
           CpuHasFma()) {
         at[0] = static_cast<uint8_t>(QuickOpcode::kFMAF32Hw);
       } else if (options.direct_ext_f32 && kDirectOpcodeOf[info.opcode] != 0) {
@@ -1292,7 +1507,8 @@ Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function
       if (pairs.empty()) {
         copyless_branches.emplace_back(pc, instruction.field(0).u32() + 1);
       }
-      Put32(at + quick_layout::kBrRel, Relative(pc, instruction.field(0).u32()));
+      Put32(at + quick_layout::kBrRel,
+            Relative(pc, instruction.field(0).u32()));
       Put16(at + quick_layout::kBrCount, static_cast<uint16_t>(pairs.size()));
       uint8_t* p = at + quick_layout::kBrPairs;
       for (auto [source, destination] : pairs) {
@@ -1319,8 +1535,10 @@ Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function
             Relative(pc, instruction.field(3).u32()));
       Put16(at + quick_layout::kCondBrTrueCount, true_remap.size());
       Put16(at + quick_layout::kCondBrFalseCount, false_remap.size());
-      PutPairs(PutPairs(at + quick_layout::kCondBrPairs, true_remap), false_remap);
-      if (no_copies && previous && previous->result == instruction.field(0).reg) {
+      PutPairs(PutPairs(at + quick_layout::kCondBrPairs, true_remap),
+               false_remap);
+      if (no_copies && previous &&
+          previous->result == instruction.field(0).reg) {
         bool dead = std::binary_search(coalesced.dead_conditions.begin(),
                                        coalesced.dead_conditions.end(), pc);
         if (FusedCompare(previous->opcode, dead, &fused)) {
@@ -1334,7 +1552,8 @@ Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function
   for (auto [pc, target] : copyless_branches) {
     QuickOpcode chained;
     std::optional<QuickOpcode> latch;
-    if (target < code.size() && BranchIntoHead(code[target], &chained, &latch)) {
+    if (target < code.size() &&
+        BranchIntoHead(code[target], &chained, &latch)) {
       code[pc] = static_cast<uint8_t>(chained);
       // An add-immediate that ends where the branch starts is in its block.
       auto add = std::lower_bound(

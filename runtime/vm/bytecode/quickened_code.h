@@ -123,7 +123,8 @@
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
-#if !defined(EMBER_VM_DISPATCH_SWITCH) && (defined(__GNUC__) || defined(__clang__))
+#if !defined(EMBER_VM_DISPATCH_SWITCH) && \
+    (defined(__GNUC__) || defined(__clang__))
 #define EMBER_VM_COMPUTED_GOTO 1
 #else
 #define EMBER_VM_COMPUTED_GOTO 0
@@ -133,86 +134,86 @@ namespace ember::vm::bytecode {
 
 // The Ember-internal opcodes: X(Name, byte). Names become labels/cases in
 // the interpreter as op_Quick_<Name>.
-#define EMBER_VM_EXEC_OPCODES(X) \
-  X(BrI32x0, 0xE2)               \
-  X(BrI32x1, 0xE3)               \
-  X(BrI32x2, 0xE4)               \
-  X(BrI32x3, 0xE5)               \
-  X(BrI32xN, 0xE6)               \
-  X(CondBrI32x00, 0xE7)          \
-  X(CondBrI32xN, 0xE8)           \
-  X(CmpEQI32Br, 0xE9)            \
-  X(CmpNEI32Br, 0xEA)            \
-  X(CmpLTI32SBr, 0xEB)           \
-  X(CmpLTI32UBr, 0xEC)           \
-  X(CmpNZI32Br, 0xED)            \
-  X(BrToCmpEQI32Br, 0xEE)        \
-  X(BrToCmpNEI32Br, 0xEF)        \
-  X(BrToCmpLTI32SBr, 0xF0)       \
-  X(BrToCmpLTI32UBr, 0xF1)       \
-  X(BrToCmpNZI32Br, 0xF2)        \
-  X(AddI32Imm, 0xF3)             \
-  X(SubI32Imm, 0xF4)             \
-  X(MulI32Imm, 0xF5)             \
-  X(AndI32Imm, 0xF6)             \
-  X(OrI32Imm, 0xF7)              \
-  X(XorI32Imm, 0xF8)             \
-  X(ShlI32Imm, 0xF9)             \
-  X(ShrI32SImm, 0xFA)            \
-  X(ShrI32UImm, 0xFB)            \
-  X(FMAF32Hw, 0xFC)              \
-  X(CmpEQI32BrD, 0xC7)           \
-  X(CmpNEI32BrD, 0xC8)           \
-  X(CmpLTI32SBrD, 0xC9)          \
-  X(CmpLTI32UBrD, 0xCA)          \
-  X(CmpNZI32BrD, 0xCB)           \
-  X(BrToCmpEQI32BrD, 0xCC)       \
-  X(BrToCmpNEI32BrD, 0xCD)       \
-  X(BrToCmpLTI32SBrD, 0xCE)      \
-  X(BrToCmpLTI32UBrD, 0xCF)      \
-  X(BrToCmpNZI32BrD, 0xD0)       \
-  X(FMAI32ImmB, 0xD1)            \
-  X(FMAI32ImmC, 0xD2)            \
-  X(AddF32Imm, 0xD3)             \
-  X(SubF32Imm, 0xD4)             \
-  X(MulF32Imm, 0xD5)             \
-  X(FMAF32HwImmB, 0xD6)          \
-  X(AddImmBrToCmpEQI32BrD, 0xD7) \
-  X(AddImmBrToCmpNEI32BrD, 0xD8) \
+#define EMBER_VM_EXEC_OPCODES(X)  \
+  X(BrI32x0, 0xE2)                \
+  X(BrI32x1, 0xE3)                \
+  X(BrI32x2, 0xE4)                \
+  X(BrI32x3, 0xE5)                \
+  X(BrI32xN, 0xE6)                \
+  X(CondBrI32x00, 0xE7)           \
+  X(CondBrI32xN, 0xE8)            \
+  X(CmpEQI32Br, 0xE9)             \
+  X(CmpNEI32Br, 0xEA)             \
+  X(CmpLTI32SBr, 0xEB)            \
+  X(CmpLTI32UBr, 0xEC)            \
+  X(CmpNZI32Br, 0xED)             \
+  X(BrToCmpEQI32Br, 0xEE)         \
+  X(BrToCmpNEI32Br, 0xEF)         \
+  X(BrToCmpLTI32SBr, 0xF0)        \
+  X(BrToCmpLTI32UBr, 0xF1)        \
+  X(BrToCmpNZI32Br, 0xF2)         \
+  X(AddI32Imm, 0xF3)              \
+  X(SubI32Imm, 0xF4)              \
+  X(MulI32Imm, 0xF5)              \
+  X(AndI32Imm, 0xF6)              \
+  X(OrI32Imm, 0xF7)               \
+  X(XorI32Imm, 0xF8)              \
+  X(ShlI32Imm, 0xF9)              \
+  X(ShrI32SImm, 0xFA)             \
+  X(ShrI32UImm, 0xFB)             \
+  X(FMAF32Hw, 0xFC)               \
+  X(CmpEQI32BrD, 0xC7)            \
+  X(CmpNEI32BrD, 0xC8)            \
+  X(CmpLTI32SBrD, 0xC9)           \
+  X(CmpLTI32UBrD, 0xCA)           \
+  X(CmpNZI32BrD, 0xCB)            \
+  X(BrToCmpEQI32BrD, 0xCC)        \
+  X(BrToCmpNEI32BrD, 0xCD)        \
+  X(BrToCmpLTI32SBrD, 0xCE)       \
+  X(BrToCmpLTI32UBrD, 0xCF)       \
+  X(BrToCmpNZI32BrD, 0xD0)        \
+  X(FMAI32ImmB, 0xD1)             \
+  X(FMAI32ImmC, 0xD2)             \
+  X(AddF32Imm, 0xD3)              \
+  X(SubF32Imm, 0xD4)              \
+  X(MulF32Imm, 0xD5)              \
+  X(FMAF32HwImmB, 0xD6)           \
+  X(AddImmBrToCmpEQI32BrD, 0xD7)  \
+  X(AddImmBrToCmpNEI32BrD, 0xD8)  \
   X(AddImmBrToCmpLTI32SBrD, 0xD9) \
   X(AddImmBrToCmpLTI32UBrD, 0xDA) \
-  X(AddImmBrToCmpNZI32BrD, 0xDB) \
-  X(AddI32AccL, 0xA7)            \
-  X(SubI32AccL, 0xA8)            \
-  X(MulI32AccL, 0xA9)            \
-  X(AndI32AccL, 0xAA)            \
-  X(OrI32AccL, 0xAB)             \
-  X(XorI32AccL, 0xAC)            \
-  X(ShlI32AccL, 0xAD)            \
-  X(ShrI32SAccL, 0xAE)           \
-  X(ShrI32UAccL, 0xAF)           \
-  X(AddI32ImmAcc, 0xB0)          \
-  X(SubI32ImmAcc, 0xB1)          \
-  X(MulI32ImmAcc, 0xB2)          \
-  X(AndI32ImmAcc, 0xB3)          \
-  X(OrI32ImmAcc, 0xB4)           \
-  X(XorI32ImmAcc, 0xB5)          \
-  X(ShlI32ImmAcc, 0xB6)          \
-  X(ShrI32SImmAcc, 0xB7)         \
-  X(ShrI32UImmAcc, 0xB8)         \
-  X(FMAI32AccA, 0xB9)            \
-  X(FMAI32AccC, 0xBA)            \
-  X(AddF32AccL, 0xBB)            \
-  X(SubF32AccL, 0xBC)            \
-  X(SubF32AccR, 0xBD)            \
-  X(MulF32AccL, 0xBE)            \
-  X(DivF32AccL, 0xBF)            \
-  X(AddF32ImmAcc, 0xC0)          \
-  X(SubF32ImmAcc, 0xC1)          \
-  X(MulF32ImmAcc, 0xC2)          \
-  X(FMAF32HwAccA, 0xC3)          \
-  X(FMAF32HwAccC, 0xC4)          \
-  X(CastSI32F32Acc, 0xC5)        \
+  X(AddImmBrToCmpNZI32BrD, 0xDB)  \
+  X(AddI32AccL, 0xA7)             \
+  X(SubI32AccL, 0xA8)             \
+  X(MulI32AccL, 0xA9)             \
+  X(AndI32AccL, 0xAA)             \
+  X(OrI32AccL, 0xAB)              \
+  X(XorI32AccL, 0xAC)             \
+  X(ShlI32AccL, 0xAD)             \
+  X(ShrI32SAccL, 0xAE)            \
+  X(ShrI32UAccL, 0xAF)            \
+  X(AddI32ImmAcc, 0xB0)           \
+  X(SubI32ImmAcc, 0xB1)           \
+  X(MulI32ImmAcc, 0xB2)           \
+  X(AndI32ImmAcc, 0xB3)           \
+  X(OrI32ImmAcc, 0xB4)            \
+  X(XorI32ImmAcc, 0xB5)           \
+  X(ShlI32ImmAcc, 0xB6)           \
+  X(ShrI32SImmAcc, 0xB7)          \
+  X(ShrI32UImmAcc, 0xB8)          \
+  X(FMAI32AccA, 0xB9)             \
+  X(FMAI32AccC, 0xBA)             \
+  X(AddF32AccL, 0xBB)             \
+  X(SubF32AccL, 0xBC)             \
+  X(SubF32AccR, 0xBD)             \
+  X(MulF32AccL, 0xBE)             \
+  X(DivF32AccL, 0xBF)             \
+  X(AddF32ImmAcc, 0xC0)           \
+  X(SubF32ImmAcc, 0xC1)           \
+  X(MulF32ImmAcc, 0xC2)           \
+  X(FMAF32HwAccA, 0xC3)           \
+  X(FMAF32HwAccC, 0xC4)           \
+  X(CastSI32F32Acc, 0xC5)         \
   X(CastUI32F32Acc, 0xC6)         \
   X(AddF32AccR, 0xDC)             \
   X(MulF32AccR, 0xDD)             \
@@ -225,13 +226,15 @@ enum class QuickOpcode : uint8_t {
 };
 
 // The ExtF32 ops with direct opcodes, in byte order: X(Name).
-#define EMBER_VM_DIRECT_EXT_F32(X)                                         \
-  X(GlobalLoadF32) X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32)           \
-  X(ListGetF32) X(ListSetF32) X(SelectF32) X(AddF32) X(SubF32) X(MulF32)   \
-  X(DivF32) X(FMAF32) X(AbsF32) X(NegF32) X(CastSI32F32) X(CastUI32F32)    \
-  X(CastF32SI32) X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32)          \
-  X(CmpEQF32O) X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)    \
-  X(BufferStoreF32) X(MinF32) X(MaxF32) X(SqrtF32) X(FloorF32)
+#define EMBER_VM_DIRECT_EXT_F32(X)                                             \
+  X(GlobalLoadF32)                                                             \
+  X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32) X(ListGetF32) X(ListSetF32)    \
+      X(SelectF32) X(AddF32) X(SubF32) X(MulF32) X(DivF32) X(FMAF32) X(AbsF32) \
+          X(NegF32) X(CastSI32F32) X(CastUI32F32) X(CastF32SI32)               \
+              X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32) X(CmpEQF32O)    \
+                  X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)     \
+                      X(BufferStoreF32) X(MinF32) X(MaxF32) X(SqrtF32)         \
+                          X(FloorF32)
 
 // Direct ExtF32 opcodes occupy [kFirstDirectExtF32Opcode,
 // kFirstDirectExtF32Opcode + kDirectExtF32Count).
@@ -299,8 +302,8 @@ struct QuickenStats {
 // Returns the quickened copy of one verified function (`function` is its
 // bytecode, as the verifier saw it). Fails only if the bytes do not decode,
 // which the verifier rules out.
-Result<std::vector<uint8_t>> MakeQuickenedCode(std::span<const uint8_t> function,
-                                                const QuickenOptions& options = {},
-                                                QuickenStats* stats = nullptr);
+Result<std::vector<uint8_t>> MakeQuickenedCode(
+    std::span<const uint8_t> function, const QuickenOptions& options = {},
+    QuickenStats* stats = nullptr);
 
 }  // namespace ember::vm::bytecode

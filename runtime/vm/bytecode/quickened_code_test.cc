@@ -5,11 +5,11 @@
 // runs every op program both ways).
 #include "runtime/vm/bytecode/quickened_code.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "runtime/testing/bytecode_assembler.h"
 #include "runtime/testing/corpus.h"
@@ -48,7 +48,8 @@ std::span<const uint8_t> ExportedFunction(const bytecode::ModuleFile& file,
                                           std::string_view name) {
   for (const auto& exported : file.def().exported_functions) {
     if (exported.local_name == name) {
-      return file.FunctionBytecode(static_cast<size_t>(exported.internal_ordinal));
+      return file.FunctionBytecode(
+          static_cast<size_t>(exported.internal_ordinal));
     }
   }
   ADD_FAILURE() << "no export " << name;
@@ -80,7 +81,8 @@ TEST(QuickenedCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
     const bytecode::ModuleFile& file = **loaded;
     for (size_t f = 0; f < file.def().function_descriptors.size(); ++f) {
       std::span<const uint8_t> function = file.FunctionBytecode(f);
-      auto plain = MakeQuickenedCode(function, QuickenOptions{.rewrite = false});
+      auto plain =
+          MakeQuickenedCode(function, QuickenOptions{.rewrite = false});
       ASSERT_TRUE(plain.ok());
       EXPECT_TRUE(std::equal(plain->begin(), plain->end(), function.begin(),
                              function.end()));
@@ -92,7 +94,8 @@ TEST(QuickenedCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
       EXPECT_TRUE(stats.liveness_complete) << "function " << f;
       EXPECT_TRUE(stats.constants_complete) << "function " << f;
       EXPECT_LE(stats.liveness_work, stats.work_budget / 4) << "function " << f;
-      EXPECT_LE(stats.constants_work, stats.work_budget / 4) << "function " << f;
+      EXPECT_LE(stats.constants_work, stats.work_budget / 4)
+          << "function " << f;
       ++functions;
       for (const DecodedInstruction& instruction : DecodeAll(function)) {
         uint8_t original = function[instruction.pc];
@@ -100,8 +103,8 @@ TEST(QuickenedCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
         if (now == original) continue;
         ++rewritten_instructions;
         EXPECT_TRUE(IsInternalOpcode(now))
-            << "pc " << instruction.pc << ": opcode 0x" << std::hex << int{original}
-            << " became 0x" << int{now};
+            << "pc " << instruction.pc << ": opcode 0x" << std::hex
+            << int{original} << " became 0x" << int{now};
       }
     }
   }
@@ -115,7 +118,8 @@ TEST(QuickenedCodeTest, KeepsInstructionBoundariesInEveryCorpusFunction) {
 TEST(QuickenedCodeTest, CoalescesLoopCarriedCopiesAndFusesTheLoopHead) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
-  std::span<const uint8_t> function = ExportedFunction(*file, "test_loop_carried_i32_f32");
+  std::span<const uint8_t> function =
+      ExportedFunction(*file, "test_loop_carried_i32_f32");
   auto exec = MakeQuickenedCode(function);
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   int back_edges = 0;
@@ -161,8 +165,8 @@ TEST(QuickenedCodeTest, ImmediatesAndLiveCompareResults) {
           now == static_cast<uint8_t>(QuickOpcode::kAddImmBrToCmpLTI32SBrD)) {
         ++immediates;
         // The immediate replaces the constant register in operand slot 1.
-        int16_t value = static_cast<int16_t>((*exec)[instruction.pc + 3] |
-                                             ((*exec)[instruction.pc + 4] << 8));
+        int16_t value = static_cast<int16_t>(
+            (*exec)[instruction.pc + 3] | ((*exec)[instruction.pc + 4] << 8));
         EXPECT_TRUE(value == 255 || value == 1023 || value == 3 || value == 1)
             << "immediate " << value << " at pc " << instruction.pc;
       }
@@ -175,7 +179,8 @@ TEST(QuickenedCodeTest, ImmediatesAndLiveCompareResults) {
     int fma_addends = 0;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
       uint8_t now = (*exec)[instruction.pc];
-      latches += now == static_cast<uint8_t>(QuickOpcode::kAddImmBrToCmpLTI32SBrD);
+      latches +=
+          now == static_cast<uint8_t>(QuickOpcode::kAddImmBrToCmpLTI32SBrD);
       fma_addends += now == static_cast<uint8_t>(QuickOpcode::kFMAI32ImmC);
     }
     EXPECT_EQ(latches, 1);
@@ -188,7 +193,8 @@ TEST(QuickenedCodeTest, ImmediatesAndLiveCompareResults) {
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     bool nz_keeps_result = false;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
-      if ((*exec)[instruction.pc] == static_cast<uint8_t>(QuickOpcode::kCmpNZI32Br)) {
+      if ((*exec)[instruction.pc] ==
+          static_cast<uint8_t>(QuickOpcode::kCmpNZI32Br)) {
         nz_keeps_result = true;
       }
     }
@@ -206,7 +212,8 @@ TEST(QuickenedCodeTest, KeepsCopiesOfValuesReadBeforeTheBranch) {
   bool found = false;
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
     if (instruction.info->set != bytecode::OpcodeSet::kCore ||
-        instruction.info->opcode != static_cast<uint8_t>(bytecode::CoreOpcode::Branch) ||
+        instruction.info->opcode !=
+            static_cast<uint8_t>(bytecode::CoreOpcode::Branch) ||
         instruction.field(0).u32() > instruction.pc) {
       continue;  // not a back edge
     }
@@ -251,16 +258,20 @@ TEST(QuickenedCodeTest, FusesLoopLatchesIntoEachKindOfHead) {
     for (Expected& e : expected) {
       if (now != static_cast<uint8_t>(e.latch)) continue;
       ++e.count;
-      EXPECT_EQ(all[k].info->opcode, static_cast<uint8_t>(bytecode::CoreOpcode::AddI32));
+      EXPECT_EQ(all[k].info->opcode,
+                static_cast<uint8_t>(bytecode::CoreOpcode::AddI32));
       EXPECT_EQ((*exec)[all[k + 1].pc], static_cast<uint8_t>(e.branch))
-          << "the latch at pc " << all[k].pc << " is not followed by its back edge";
+          << "the latch at pc " << all[k].pc
+          << " is not followed by its back edge";
     }
     // The 3^10 loop ends in a multiply: its add stays a plain immediate.
-    if (all[k].info->opcode == static_cast<uint8_t>(bytecode::CoreOpcode::MulI32) &&
+    if (all[k].info->opcode ==
+            static_cast<uint8_t>(bytecode::CoreOpcode::MulI32) &&
         all[k].info->set == bytecode::OpcodeSet::kCore) {
       mul_loop_seen = true;
       ASSERT_GT(k, 0u);
-      EXPECT_EQ((*exec)[all[k - 1].pc], static_cast<uint8_t>(QuickOpcode::kAddI32Imm));
+      EXPECT_EQ((*exec)[all[k - 1].pc],
+                static_cast<uint8_t>(QuickOpcode::kAddI32Imm));
     }
   }
   EXPECT_TRUE(mul_loop_seen);
@@ -279,13 +290,15 @@ int16_t Slot(const std::vector<uint8_t>& code, uint32_t at) {
 TEST(QuickenedCodeTest, ImmediateFormsOfFmaAndF32Constants) {
   auto file = LoadOne("vm_ops_immediates.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
-  auto count = [](std::span<const uint8_t> function, const std::vector<uint8_t>& code,
-                  QuickOpcode op, std::vector<int16_t>* slot_values, int slot) {
+  auto count = [](std::span<const uint8_t> function,
+                  const std::vector<uint8_t>& code, QuickOpcode op,
+                  std::vector<int16_t>* slot_values, int slot) {
     int n = 0;
     for (const DecodedInstruction& instruction : DecodeAll(function)) {
       if (code[instruction.pc] != static_cast<uint8_t>(op)) continue;
       ++n;
-      if (slot_values) slot_values->push_back(Slot(code, instruction.pc + slot));
+      if (slot_values)
+        slot_values->push_back(Slot(code, instruction.pc + slot));
     }
     return n;
   };
@@ -315,8 +328,9 @@ TEST(QuickenedCodeTest, ImmediateFormsOfFmaAndF32Constants) {
     EXPECT_EQ(count(function, *exec, QuickOpcode::kSubF32Imm, &subs, 4), 1);
     EXPECT_EQ(subs, (std::vector<int16_t>{0x3FA0}));
     EXPECT_EQ(count(function, *exec, QuickOpcode::kMulF32Imm, &muls, 4), 3);
-    EXPECT_EQ(muls, (std::vector<int16_t>{static_cast<int16_t>(0xC000),
-                                          static_cast<int16_t>(0xC000), 0x7FC0}));
+    EXPECT_EQ(muls,
+              (std::vector<int16_t>{static_cast<int16_t>(0xC000),
+                                    static_cast<int16_t>(0xC000), 0x7FC0}));
   }
 #if defined(__x86_64__) && defined(__GNUC__)
   if (kDirectExtF32 && __builtin_cpu_supports("fma")) {
@@ -326,8 +340,10 @@ TEST(QuickenedCodeTest, ImmediateFormsOfFmaAndF32Constants) {
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     std::vector<int16_t> factors;
     // 0.5 and -4 (moved from the left); 0.75 + 2^-20 stays a register.
-    EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAF32HwImmB, &factors, 4), 2);
-    EXPECT_EQ(factors, (std::vector<int16_t>{0x3F00, static_cast<int16_t>(0xC080)}));
+    EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAF32HwImmB, &factors, 4),
+              2);
+    EXPECT_EQ(factors,
+              (std::vector<int16_t>{0x3F00, static_cast<int16_t>(0xC080)}));
     EXPECT_EQ(count(function, *exec, QuickOpcode::kFMAF32Hw, nullptr, 0), 1);
   }
 #endif
@@ -343,32 +359,42 @@ TEST(QuickenedCodeTest, ForwardedOperandsAreThePreviousResult) {
   // Offset of the operand taken from acc, per form.
   auto acc_operand = [](uint8_t byte) -> int {
     switch (static_cast<QuickOpcode>(byte)) {
-      case QuickOpcode::kAddI32AccL: case QuickOpcode::kSubI32AccL:
-      case QuickOpcode::kMulI32AccL: case QuickOpcode::kAndI32AccL:
-      case QuickOpcode::kOrI32AccL: case QuickOpcode::kXorI32AccL:
-      case QuickOpcode::kShlI32AccL: case QuickOpcode::kShrI32SAccL:
-      case QuickOpcode::kShrI32UAccL: case QuickOpcode::kAddI32ImmAcc:
-      case QuickOpcode::kSubI32ImmAcc: case QuickOpcode::kMulI32ImmAcc:
-      case QuickOpcode::kAndI32ImmAcc: case QuickOpcode::kOrI32ImmAcc:
-      case QuickOpcode::kXorI32ImmAcc: case QuickOpcode::kShlI32ImmAcc:
-      case QuickOpcode::kShrI32SImmAcc: case QuickOpcode::kShrI32UImmAcc:
-      case QuickOpcode::kFMAI32AccA:
-        return 1;
-      case QuickOpcode::kFMAI32AccC:
-        return 5;
-      case QuickOpcode::kAddF32AccL: case QuickOpcode::kSubF32AccL:
-      case QuickOpcode::kMulF32AccL: case QuickOpcode::kDivF32AccL:
-      case QuickOpcode::kAddF32ImmAcc: case QuickOpcode::kSubF32ImmAcc:
-      case QuickOpcode::kMulF32ImmAcc: case QuickOpcode::kFMAF32HwAccA:
-      case QuickOpcode::kCastSI32F32Acc: case QuickOpcode::kCastUI32F32Acc:
-        return 2;
-      case QuickOpcode::kSubF32AccR: case QuickOpcode::kAddF32AccR:
-      case QuickOpcode::kMulF32AccR: case QuickOpcode::kFMAF32HwAccB:
-        return 4;
-      case QuickOpcode::kFMAF32HwAccC:
-        return 6;
-      default:
-        return -1;
+      case QuickOpcode::kAddI32AccL:
+      case QuickOpcode::kSubI32AccL:
+      case QuickOpcode::kMulI32AccL:
+      case QuickOpcode::kAndI32AccL:
+      case QuickOpcode::kOrI32AccL:
+      case QuickOpcode::kXorI32AccL:
+      case QuickOpcode::kShlI32AccL:
+      case QuickOpcode::kShrI32SAccL:
+      case QuickOpcode::kShrI32UAccL:
+      case QuickOpcode::kAddI32ImmAcc:
+      case QuickOpcode::kSubI32ImmAcc:
+      case QuickOpcode::kMulI32ImmAcc:
+      case QuickOpcode::kAndI32ImmAcc:
+      case QuickOpcode::kOrI32ImmAcc:
+      case QuickOpcode::kXorI32ImmAcc:
+      case QuickOpcode::kShlI32ImmAcc:
+      case QuickOpcode::kShrI32SImmAcc:
+      case QuickOpcode::kShrI32UImmAcc:
+      case QuickOpcode::kFMAI32AccA: return 1;
+      case QuickOpcode::kFMAI32AccC: return 5;
+      case QuickOpcode::kAddF32AccL:
+      case QuickOpcode::kSubF32AccL:
+      case QuickOpcode::kMulF32AccL:
+      case QuickOpcode::kDivF32AccL:
+      case QuickOpcode::kAddF32ImmAcc:
+      case QuickOpcode::kSubF32ImmAcc:
+      case QuickOpcode::kMulF32ImmAcc:
+      case QuickOpcode::kFMAF32HwAccA:
+      case QuickOpcode::kCastSI32F32Acc:
+      case QuickOpcode::kCastUI32F32Acc: return 2;
+      case QuickOpcode::kSubF32AccR:
+      case QuickOpcode::kAddF32AccR:
+      case QuickOpcode::kMulF32AccR:
+      case QuickOpcode::kFMAF32HwAccB: return 4;
+      case QuickOpcode::kFMAF32HwAccC: return 6;
+      default: return -1;
     }
   };
   size_t forwarded = 0;
@@ -390,10 +416,12 @@ TEST(QuickenedCodeTest, ForwardedOperandsAreThePreviousResult) {
         const DecodedInstruction& previous = all[k - 1];
         ASSERT_FALSE(previous.info->has_flag(bytecode::kBlockMarker))
             << "forwarded across a block start at pc " << all[k].pc;
-        const bytecode::DecodedField& result = previous.field(previous.field_count - 1);
+        const bytecode::DecodedField& result =
+            previous.field(previous.field_count - 1);
         uint32_t result_at = result.offset;  // function-relative
         EXPECT_EQ(Slot(*exec, result_at), Slot(*exec, all[k].pc + operand))
-            << "pc " << all[k].pc << " forwards a register the previous instruction "
+            << "pc " << all[k].pc
+            << " forwards a register the previous instruction "
             << "(" << previous.info->mnemonic << ") did not write";
       }
     }
@@ -405,7 +433,8 @@ TEST(QuickenedCodeTest, ForwardedOperandsAreThePreviousResult) {
 TEST(QuickenedCodeTest, ForwardsTheLoopCarriedShape) {
   auto file = LoadOne("vm_ops_loops.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
-  std::span<const uint8_t> function = ExportedFunction(*file, "test_loop_carried_i32_f32");
+  std::span<const uint8_t> function =
+      ExportedFunction(*file, "test_loop_carried_i32_f32");
   auto exec = MakeQuickenedCode(function);
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   std::vector<uint8_t> bytes;
@@ -413,7 +442,8 @@ TEST(QuickenedCodeTest, ForwardsTheLoopCarriedShape) {
     bytes.push_back((*exec)[instruction.pc]);
   }
   auto has = [&](QuickOpcode op) {
-    return std::find(bytes.begin(), bytes.end(), static_cast<uint8_t>(op)) != bytes.end();
+    return std::find(bytes.begin(), bytes.end(), static_cast<uint8_t>(op)) !=
+           bytes.end();
   };
   // shr -> xor, and -> add, and (with the f32 forms, which need direct
   // ExtF32 opcodes) and -> cast, fma -> sub 1.25.
@@ -422,10 +452,12 @@ TEST(QuickenedCodeTest, ForwardsTheLoopCarriedShape) {
   EXPECT_EQ(has(QuickOpcode::kCastSI32F32Acc), kDirectExtF32);
   EXPECT_EQ(has(QuickOpcode::kSubF32ImmAcc), kDirectExtF32);
   // Without forwarding none of them appear.
-  auto plain = MakeQuickenedCode(function, QuickenOptions{.forward_results = false});
+  auto plain =
+      MakeQuickenedCode(function, QuickenOptions{.forward_results = false});
   ASSERT_TRUE(plain.ok());
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
-    EXPECT_FALSE((*plain)[instruction.pc] == static_cast<uint8_t>(QuickOpcode::kXorI32AccL));
+    EXPECT_FALSE((*plain)[instruction.pc] ==
+                 static_cast<uint8_t>(QuickOpcode::kXorI32AccL));
   }
 }
 
@@ -460,14 +492,16 @@ TEST(QuickenedCodeTest, ConstantsArePerUseAndMeetAtJoins) {
     // The function is well formed (it decodes to the end).
     ASSERT_FALSE(DecodeAll(a.bytes()).empty());
 
-    auto exec = MakeQuickenedCode(a.bytes(), QuickenOptions{.forward_results = false});
+    auto exec =
+        MakeQuickenedCode(a.bytes(), QuickenOptions{.forward_results = false});
     ASSERT_TRUE(exec.ok()) << exec.status().ToString();
     const std::vector<uint8_t>& code = *exec;
     if (other == 5) {
       EXPECT_EQ(code[first_add], static_cast<uint8_t>(QuickOpcode::kAddI32Imm));
       EXPECT_EQ(Slot(code, first_add + 3), 5);
     } else {
-      EXPECT_EQ(code[first_add], static_cast<uint8_t>(bytecode::CoreOpcode::AddI32))
+      EXPECT_EQ(code[first_add],
+                static_cast<uint8_t>(bytecode::CoreOpcode::AddI32))
           << "r1 differs between the paths into the join";
     }
     // The constant moved from the left: lhs r0, immediate -3.
@@ -500,7 +534,8 @@ TEST(QuickenedCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
       }
     }
     a.Patch(entry_exit, blocks.back());
-    for (size_t k = 1; k < blocks.size(); ++k) a.Patch(exits[k - 1], blocks[k - 1]);
+    for (size_t k = 1; k < blocks.size(); ++k)
+      a.Patch(exits[k - 1], blocks[k - 1]);
     ASSERT_FALSE(DecodeAll(a.bytes()).empty());
     QuickenStats stats;
     auto exec = MakeQuickenedCode(a.bytes(), {}, &stats);
@@ -509,7 +544,8 @@ TEST(QuickenedCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     EXPECT_FALSE(stats.liveness_complete) << "gave up at the budget";
     EXPECT_LE(stats.liveness_work, stats.work_budget);
     EXPECT_LE(stats.constants_work, stats.work_budget);
-    EXPECT_LE(stats.work_budget, size_t{300} * a.bytes().size() + (size_t{1} << 14));
+    EXPECT_LE(stats.work_budget,
+              size_t{300} * a.bytes().size() + (size_t{1} << 14));
   }
   {
     // A 5000-instruction block ending in a branch with 5000 copies whose
@@ -540,7 +576,9 @@ TEST(QuickenedCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
     EXPECT_LE(stats.copy_walk_steps, instructions);
     // No copy could go: the branch still carries all 5000.
     EXPECT_EQ((*exec)[branch_pc], static_cast<uint8_t>(QuickOpcode::kBrI32xN));
-    EXPECT_EQ(Slot(*exec, static_cast<uint32_t>(branch_pc) + quick_layout::kBrCount), 5000);
+    EXPECT_EQ(
+        Slot(*exec, static_cast<uint32_t>(branch_pc) + quick_layout::kBrCount),
+        5000);
   }
 }
 
@@ -551,43 +589,51 @@ TEST(QuickenedCodeTest, HostileFunctionsStayWithinTheWorkBudget) {
 TEST(QuickenedCodeTest, ImmediateFormsOfI32ConstantOperands) {
   auto file = LoadOne("vm_ops_constants.embedded");
   if (!file) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
-  std::span<const uint8_t> function = ExportedFunction(*file, "test_constant_operands");
-  auto exec = MakeQuickenedCode(function, QuickenOptions{.forward_results = false});
+  std::span<const uint8_t> function =
+      ExportedFunction(*file, "test_constant_operands");
+  auto exec =
+      MakeQuickenedCode(function, QuickenOptions{.forward_results = false});
   ASSERT_TRUE(exec.ok()) << exec.status().ToString();
   struct Form {
     uint8_t opcode;  // in the copy
     int immediate;   // slot 2, when an immediate form
   };
-  auto imm = [](QuickOpcode op, int value) { return Form{static_cast<uint8_t>(op), value}; };
-  auto kept = [](bytecode::CoreOpcode op) { return Form{static_cast<uint8_t>(op), 0}; };
+  auto imm = [](QuickOpcode op, int value) {
+    return Form{static_cast<uint8_t>(op), value};
+  };
+  auto kept = [](bytecode::CoreOpcode op) {
+    return Form{static_cast<uint8_t>(op), 0};
+  };
   using bytecode::CoreOpcode;
   const std::vector<Form> expected = {
-      imm(QuickOpcode::kAddI32Imm, -5),       imm(QuickOpcode::kAddI32Imm, 32767),
-      imm(QuickOpcode::kAddI32Imm, -32768),   kept(CoreOpcode::AddI32),  // 100000
-      imm(QuickOpcode::kSubI32Imm, 3),        kept(CoreOpcode::SubI32),  // 10 - x
-      imm(QuickOpcode::kMulI32Imm, -3),       imm(QuickOpcode::kMulI32Imm, 300),
-      imm(QuickOpcode::kAndI32Imm, 255),      imm(QuickOpcode::kAndI32Imm, -16),
-      imm(QuickOpcode::kOrI32Imm, 7),         imm(QuickOpcode::kOrI32Imm, -32768),
-      imm(QuickOpcode::kXorI32Imm, -1),       imm(QuickOpcode::kXorI32Imm, 32767),
-      imm(QuickOpcode::kShlI32Imm, 4),        imm(QuickOpcode::kShrI32SImm, 1),
+      imm(QuickOpcode::kAddI32Imm, -5),     imm(QuickOpcode::kAddI32Imm, 32767),
+      imm(QuickOpcode::kAddI32Imm, -32768), kept(CoreOpcode::AddI32),  // 100000
+      imm(QuickOpcode::kSubI32Imm, 3),      kept(CoreOpcode::SubI32),  // 10 - x
+      imm(QuickOpcode::kMulI32Imm, -3),     imm(QuickOpcode::kMulI32Imm, 300),
+      imm(QuickOpcode::kAndI32Imm, 255),    imm(QuickOpcode::kAndI32Imm, -16),
+      imm(QuickOpcode::kOrI32Imm, 7),       imm(QuickOpcode::kOrI32Imm, -32768),
+      imm(QuickOpcode::kXorI32Imm, -1),     imm(QuickOpcode::kXorI32Imm, 32767),
+      imm(QuickOpcode::kShlI32Imm, 4),      imm(QuickOpcode::kShrI32SImm, 1),
       imm(QuickOpcode::kShrI32UImm, 28),
   };
   std::vector<Form> seen;
   std::vector<uint16_t> left_operands;
   for (const DecodedInstruction& instruction : DecodeAll(function)) {
     static constexpr CoreOpcode kBinary[] = {
-        CoreOpcode::AddI32, CoreOpcode::SubI32, CoreOpcode::MulI32,
-        CoreOpcode::AndI32, CoreOpcode::OrI32,  CoreOpcode::XorI32,
+        CoreOpcode::AddI32, CoreOpcode::SubI32,  CoreOpcode::MulI32,
+        CoreOpcode::AndI32, CoreOpcode::OrI32,   CoreOpcode::XorI32,
         CoreOpcode::ShlI32, CoreOpcode::ShrI32S, CoreOpcode::ShrI32U};
     if (instruction.info->set != bytecode::OpcodeSet::kCore ||
         std::find(std::begin(kBinary), std::end(kBinary),
-                  static_cast<CoreOpcode>(instruction.info->opcode)) == std::end(kBinary)) {
+                  static_cast<CoreOpcode>(instruction.info->opcode)) ==
+            std::end(kBinary)) {
       continue;
     }
     uint8_t now = (*exec)[instruction.pc];
     bool rewritten = now != function[instruction.pc];
     seen.push_back(Form{now, rewritten ? Slot(*exec, instruction.pc + 3) : 0});
-    left_operands.push_back(static_cast<uint16_t>(Slot(*exec, instruction.pc + 1)));
+    left_operands.push_back(
+        static_cast<uint16_t>(Slot(*exec, instruction.pc + 1)));
   }
   ASSERT_EQ(seen.size(), expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
@@ -598,10 +644,12 @@ TEST(QuickenedCodeTest, ImmediateFormsOfI32ConstantOperands) {
   // operand: two distinct registers in all.
   std::vector<uint16_t> registers;
   for (size_t i = 0; i < seen.size(); ++i) {
-    if (i != 3 && i != 5) registers.push_back(left_operands[i]);  // not the kept ones
+    if (i != 3 && i != 5)
+      registers.push_back(left_operands[i]);  // not the kept ones
   }
   std::sort(registers.begin(), registers.end());
-  registers.erase(std::unique(registers.begin(), registers.end()), registers.end());
+  registers.erase(std::unique(registers.begin(), registers.end()),
+                  registers.end());
   EXPECT_EQ(registers.size(), 2u);
 }
 

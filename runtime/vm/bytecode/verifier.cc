@@ -91,36 +91,24 @@ std::string RegisterText(uint16_t raw) {
 
 const char* OperandTypeName(OperandType type) {
   switch (type) {
-    case OperandType::kI32:
-      return "i32";
-    case OperandType::kI64:
-      return "i64";
-    case OperandType::kF32:
-      return "f32";
-    case OperandType::kF64:
-      return "f64";
-    case OperandType::kRef:
-      return "ref";
-    case OperandType::kAny:
-      return "any";
-    case OperandType::kNone:
-      break;
+    case OperandType::kI32: return "i32";
+    case OperandType::kI64: return "i64";
+    case OperandType::kF32: return "f32";
+    case OperandType::kF64: return "f64";
+    case OperandType::kRef: return "ref";
+    case OperandType::kAny: return "any";
+    case OperandType::kNone: break;
   }
   return "none";
 }
 
 OperandType OperandTypeOfCconvChar(char c) {
   switch (c) {
-    case 'i':
-      return OperandType::kI32;
-    case 'I':
-      return OperandType::kI64;
-    case 'f':
-      return OperandType::kF32;
-    case 'F':
-      return OperandType::kF64;
-    case 'r':
-      return OperandType::kRef;
+    case 'i': return OperandType::kI32;
+    case 'I': return OperandType::kI64;
+    case 'f': return OperandType::kF32;
+    case 'F': return OperandType::kF64;
+    case 'r': return OperandType::kRef;
   }
   return OperandType::kNone;
 }
@@ -133,13 +121,10 @@ uint32_t GlobalAccessWidth(const DecodedInstruction& instruction) {
     if (traits.encoding != FieldEncoding::kRegister) continue;
     switch (traits.type) {
       case OperandType::kI32:
-      case OperandType::kF32:
-        return 4;
+      case OperandType::kF32: return 4;
       case OperandType::kI64:
-      case OperandType::kF64:
-        return 8;
-      default:
-        break;
+      case OperandType::kF64: return 8;
+      default: break;
     }
   }
   return 0;
@@ -177,24 +162,15 @@ CconvInfo AnalyzeCconv(std::string_view cconv) {
   for (size_t i = 0; i < info.arguments.size(); ++i) {
     switch (info.arguments[i]) {
       case 'i':
-      case 'f':
-        ++info.int_slots;
-        break;
+      case 'f': ++info.int_slots; break;
       case 'I':
       case 'F':
         info.int_slots = ((info.int_slots + 1) & ~uint64_t{1}) + 2;
         break;
-      case 'r':
-        ++info.ref_slots;
-        break;
-      case 'C':
-        info.arguments_have_span = true;
-        break;
-      case 'D':
-        info.span_ends.push_back(static_cast<uint32_t>(i));
-        break;
-      default:
-        break;  // the parser admits nothing else
+      case 'r': ++info.ref_slots; break;
+      case 'C': info.arguments_have_span = true; break;
+      case 'D': info.span_ends.push_back(static_cast<uint32_t>(i)); break;
+      default: break;  // the parser admits nothing else
     }
   }
   info.results_have_span = info.results.find('C') != std::string_view::npos;
@@ -214,8 +190,7 @@ struct SharedState {
   const CconvInfo& Cconv(std::string_view cconv) {
     static const CconvInfo* const kNone = new CconvInfo();
     if (cconv.empty()) return *kNone;
-    auto [it, inserted] =
-        cconvs.try_emplace(StringIdentity(cconv));
+    auto [it, inserted] = cconvs.try_emplace(StringIdentity(cconv));
     if (inserted) {
       it->second = AnalyzeCconv(cconv);
       ++stats.cconv_strings_analyzed;
@@ -546,11 +521,9 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
       return Fail("opcode table field '%s' has no encoding", name);
     case FieldEncoding::kRegister:
       return CheckRegister(field.reg, traits.type, traits.allows_move, name);
-    case FieldEncoding::kString:
-      return Status();
+    case FieldEncoding::kString: return Status();
     case FieldEncoding::kU32:
-    case FieldEncoding::kU64:
-      break;
+    case FieldEncoding::kU64: break;
     case FieldEncoding::kRegisterList: {
       if (kind == FieldKind::kSegmentSizes) {
         return Fail("segment sizes outside a variadic call");
@@ -567,8 +540,7 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
       }
       return Status();
     }
-    case FieldEncoding::kRemapList:
-      return CheckRemap(field.remap, name);
+    case FieldEncoding::kRemapList: return CheckRemap(field.remap, name);
     case FieldEncoding::kBranchTable: {
       uint32_t index = 0;
       for (BranchCase c : field.cases) {
@@ -634,8 +606,7 @@ Status FunctionVerifier::VerifyField(const DecodedInstruction& instruction,
             name, value, def_.types.size());
       }
       return Status();
-    default:
-      return Status();  // immediates: any bits are valid
+    default: return Status();  // immediates: any bits are valid
   }
 }
 
@@ -694,10 +665,8 @@ Status FunctionVerifier::CheckRegister(uint16_t raw, OperandType type,
             what.str().c_str(), raw & kRefOrdinalMask, ref_count_);
       }
       return Status();
-    case OperandType::kAny:
-      return CheckAnyRegister(raw, allows_move, what);
-    case OperandType::kNone:
-      break;
+    case OperandType::kAny: return CheckAnyRegister(raw, allows_move, what);
+    case OperandType::kNone: break;
   }
   return Fail("opcode table gives %s no value type", what.str().c_str());
 }
@@ -751,20 +720,11 @@ Status FunctionVerifier::VerifyCall(const DecodedInstruction& instruction) {
   const DecodedField* results = nullptr;
   for (const DecodedField& field : instruction.field_span()) {
     switch (field.kind()) {
-      case FieldKind::kFuncOrdinal:
-        callee_field = &field;
-        break;
-      case FieldKind::kSegmentSizes:
-        segments = &field;
-        break;
-      case FieldKind::kListAny:
-        operands = &field;
-        break;
-      case FieldKind::kListResults:
-        results = &field;
-        break;
-      default:
-        break;
+      case FieldKind::kFuncOrdinal: callee_field = &field; break;
+      case FieldKind::kSegmentSizes: segments = &field; break;
+      case FieldKind::kListAny: operands = &field; break;
+      case FieldKind::kListResults: results = &field; break;
+      default: break;
     }
   }
   if (!callee_field || !operands || !results) {

@@ -548,15 +548,11 @@ TEST(VerifierTest, RandomBytecodeMutationsNeverCrash) {
         const size_t at = position(rng);
         touched.push_back(at - begin);
         switch (style(rng)) {
-          case 0:
-            bytes[at] = static_cast<uint8_t>(byte(rng));
-            break;
+          case 0: bytes[at] = static_cast<uint8_t>(byte(rng)); break;
           case 1:
             bytes[at] ^= static_cast<uint8_t>(1u << (byte(rng) & 7));
             break;
-          default:
-            bytes[at] = (byte(rng) & 1) ? 0xFF : 0x00;
-            break;
+          default: bytes[at] = (byte(rng) & 1) ? 0xFF : 0x00; break;
         }
       }
       auto file = ModuleFile::LoadCopy(bytes);
