@@ -226,15 +226,15 @@ enum class QuickOpcode : uint8_t {
 };
 
 // The ExtF32 ops with direct opcodes, in byte order: X(Name).
-#define EMBER_VM_DIRECT_EXT_F32(X)                                             \
-  X(GlobalLoadF32)                                                             \
-  X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32) X(ListGetF32) X(ListSetF32)    \
-      X(SelectF32) X(AddF32) X(SubF32) X(MulF32) X(DivF32) X(FMAF32) X(AbsF32) \
-          X(NegF32) X(CastSI32F32) X(CastUI32F32) X(CastF32SI32)               \
-              X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32) X(CmpEQF32O)    \
-                  X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)     \
-                      X(BufferStoreF32) X(MinF32) X(MaxF32) X(SqrtF32)         \
-                          X(FloorF32)
+// clang-format off
+#define EMBER_VM_DIRECT_EXT_F32(X)                                           \
+  X(GlobalLoadF32) X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32)             \
+  X(ListGetF32) X(ListSetF32) X(SelectF32) X(AddF32) X(SubF32) X(MulF32)     \
+  X(DivF32) X(FMAF32) X(AbsF32) X(NegF32) X(CastSI32F32) X(CastUI32F32)      \
+  X(CastF32SI32) X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32)            \
+  X(CmpEQF32O) X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)      \
+  X(BufferStoreF32) X(MinF32) X(MaxF32) X(SqrtF32) X(FloorF32)
+// clang-format on
 
 // Direct ExtF32 opcodes occupy [kFirstDirectExtF32Opcode,
 // kFirstDirectExtF32Opcode + kDirectExtF32Count).
