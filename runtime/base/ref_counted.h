@@ -1,5 +1,6 @@
 // RefCounted and Ref<T>: intrusive reference counting for objects that many
-// owners share -- VM buffers and lists, HAL buffers and devices, modules.
+// owners share and that travel through VM registers as refs (vm.buffer,
+// vm.list, and the HAL's buffers, views, fences and devices).
 //
 // The count lives inside the object (one atomic word), so a raw pointer can
 // cross any seam -- a VM register, a C callback, a Python capsule -- and be

@@ -4,9 +4,10 @@
 // ParseModuleDef walks the whole FlatBuffer once through the bounds-checked
 // reader and returns plain structs whose string_views and spans point into
 // the caller's buffer, which must outlive them. Nothing is read lazily, so
-// once parsing succeeds no later code can trip over a bad offset. Semantic
-// checks that need more than one field (ordinals, version, rodata ranges)
-// live in bytecode_module.cc.
+// once parsing succeeds no later code can trip over a bad offset. Checks that
+// need more than one field (version, ordinals, function spans, rodata ranges)
+// are VerifyModuleDef's, in module_file.h; the bytecode itself is checked by
+// verifier.h.
 //
 // Slot numbers follow declaration order in the schema; a union takes two
 // slots (type byte, then value), which is the classic trap for hand-written
