@@ -1,0 +1,81 @@
+#include "runtime/hal/allocator.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace ember::hal {
+
+std::shared_ptr<Allocator> Allocator::CreateHeap() {
+  return std::shared_ptr<Allocator>(new Allocator());
+}
+
+Allocator::~Allocator() = default;
+
+Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& params,
+                                        uint64_t size) {
+  if (size > kMaxAllocationSize) {
+    return ResourceExhaustedError("cannot allocate a buffer of " +
+                                  std::to_string(size) + " bytes");
+  }
+  // aligned_alloc needs a multiple of the alignment, and a zero-sized
+  // buffer still gets a distinct, valid pointer.
+  size_t rounded = static_cast<size_t>((size + kBufferAlignment - 1) /
+                                       kBufferAlignment * kBufferAlignment);
+  if (rounded == 0) rounded = kBufferAlignment;
+  void* memory = std::aligned_alloc(kBufferAlignment, rounded);
+  if (!memory) {
+    return ResourceExhaustedError("out of host memory allocating " +
+                                  std::to_string(size) + " bytes");
+  }
+  std::memset(memory, 0, rounded);
+  Counters& counters = *counters_;
+  uint64_t now = counters.bytes_allocated.fetch_add(size) + size;
+  uint64_t peak = counters.bytes_peak.load(std::memory_order_relaxed);
+  while (now > peak && !counters.bytes_peak.compare_exchange_weak(peak, now)) {
+  }
+  counters.allocation_count.fetch_add(1, std::memory_order_relaxed);
+  return Buffer::WrapAllocation(static_cast<uint8_t*>(memory), size, params,
+                                [memory, size, keep = counters_] {
+                                  keep->bytes_allocated.fetch_sub(size);
+                                  std::free(memory);
+                                });
+}
+
+Result<Ref<Buffer>> Allocator::AllocateCopy(const BufferParams& params,
+                                            std::span<const uint8_t> bytes) {
+  EMBER_ASSIGN_OR_RETURN(Ref<Buffer> buffer, Allocate(params, bytes.size()));
+  if (!bytes.empty()) {
+    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> target,
+                           buffer->DeviceRange(0, bytes.size()));
+    std::memcpy(target.data(), bytes.data(), bytes.size());
+  }
+  return buffer;
+}
+
+Result<Ref<Buffer>> Allocator::Import(const BufferParams& params,
+                                      std::span<uint8_t> bytes,
+                                      std::function<void()> release) {
+  counters_->bytes_imported.fetch_add(bytes.size());
+  counters_->import_count.fetch_add(1, std::memory_order_relaxed);
+  uint64_t size = bytes.size();
+  return Buffer::WrapAllocation(
+      bytes.data(), size, params,
+      [size, keep = counters_, release = std::move(release)] {
+        keep->bytes_imported.fetch_sub(size);
+        if (release) release();
+      });
+}
+
+AllocatorStatistics Allocator::statistics() const {
+  AllocatorStatistics stats;
+  stats.bytes_allocated = counters_->bytes_allocated.load();
+  stats.bytes_peak = counters_->bytes_peak.load();
+  stats.allocation_count = counters_->allocation_count.load();
+  stats.bytes_imported = counters_->bytes_imported.load();
+  stats.import_count = counters_->import_count.load();
+  return stats;
+}
+
+}  // namespace ember::hal

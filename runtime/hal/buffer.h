@@ -1,0 +1,210 @@
+// Buffer: a range of device memory, the thing every tensor lives in.
+//
+// A program sees buffers through refs: it allocates them, cuts subspans,
+// binds them to dispatches and copies between them, passing offsets and
+// lengths that come straight from a (possibly hostile) module. So a Buffer
+// carries everything needed to check each use before it happens, as IREE
+// does: the memory type it lives in, the access it allows (an imported
+// read-only array allows only reads), the usages it was allocated for, and
+// its byte range inside the allocation. Every range a caller names goes
+// through CalculateRange, which rejects out-of-range ends as OUT_OF_RANGE --
+// never a clamp -- with overflow-safe arithmetic (IREE's own check can wrap).
+//
+// Ownership: an allocated buffer owns its memory through a release callback
+// (heap memory, or a caller's host memory imported without a copy, whose
+// owner the callback keeps alive). A subspan refers to the allocated buffer
+// it was cut from, never to another subspan, so chains stay one deep.
+//
+// CPU devices only: memory is host memory, so mapping returns a pointer; the
+// map/unmap discipline is still kept so that access and usage bits mean what
+// they say.
+//
+// Thread safety: a Buffer's description is immutable; its contents are
+// ordered by the program's semaphores, not by the buffer.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+
+#include "runtime/base/ref_counted.h"
+#include "runtime/base/status.h"
+
+namespace ember::hal {
+
+// Bit-field enums get |, & and a HasAll test.
+#define EMBER_HAL_BITFIELD(Type)                                              \
+  constexpr Type operator|(Type a, Type b) {                                  \
+    return static_cast<Type>(static_cast<uint32_t>(a) |                       \
+                             static_cast<uint32_t>(b));                       \
+  }                                                                           \
+  constexpr Type operator&(Type a, Type b) {                                  \
+    return static_cast<Type>(static_cast<uint32_t>(a) &                       \
+                             static_cast<uint32_t>(b));                       \
+  }                                                                           \
+  constexpr Type operator~(Type a) {                                          \
+    return static_cast<Type>(~static_cast<uint32_t>(a));                      \
+  }                                                                           \
+  constexpr bool HasAll(Type value, Type bits) {                              \
+    return (static_cast<uint32_t>(value) & static_cast<uint32_t>(bits)) ==    \
+           static_cast<uint32_t>(bits);                                       \
+  }                                                                           \
+  constexpr bool HasAny(Type value, Type bits) {                              \
+    return (static_cast<uint32_t>(value) & static_cast<uint32_t>(bits)) != 0; \
+  }
+
+enum class MemoryType : uint32_t {
+  kNone = 0,
+  kOptimal = 1u << 0,
+  kHostVisible = 1u << 1,
+  kHostCoherent = 1u << 2,
+  kHostCached = 1u << 3,
+  kDeviceVisible = 1u << 4,
+  kDeviceLocal = kDeviceVisible | (1u << 5),
+  kHostLocal = kHostVisible | kHostCoherent | (1u << 6),
+};
+EMBER_HAL_BITFIELD(MemoryType)
+
+enum class MemoryAccess : uint32_t {
+  kNone = 0,
+  kRead = 1u << 0,
+  kWrite = 1u << 1,
+  kDiscard = 1u << 2,
+  kDiscardWrite = kDiscard | kWrite,
+  kMayAlias = 1u << 3,
+  kUnaligned = 1u << 4,
+  kAny = 1u << 5,
+  kAll = kRead | kWrite | kDiscard,
+};
+EMBER_HAL_BITFIELD(MemoryAccess)
+
+enum class BufferUsage : uint32_t {
+  kNone = 0,
+  kTransferSource = 1u << 0,
+  kTransferTarget = 1u << 1,
+  kTransfer = kTransferSource | kTransferTarget,
+  kDispatchIndirectParameters = 1u << 8,
+  kDispatchUniformRead = 1u << 9,
+  kDispatchStorageRead = 1u << 10,
+  kDispatchStorageWrite = 1u << 11,
+  kDispatchStorage = kDispatchStorageRead | kDispatchStorageWrite,
+  kDispatchImageRead = 1u << 12,
+  kDispatchImageWrite = 1u << 13,
+  kSharingExport = 1u << 16,
+  kSharingReplicate = 1u << 17,
+  kSharingConcurrent = 1u << 18,
+  kSharingImmutable = 1u << 19,
+  kMappingScoped = 1u << 24,
+  kMappingPersistent = 1u << 25,
+  kMappingOptional = 1u << 26,
+  kMappingAccessRandom = 1u << 27,
+  kMappingAccessSequentialWrite = 1u << 28,
+  kMapping = kMappingScoped | kMappingPersistent,
+  kDefault = kTransfer | kDispatchStorage,
+};
+EMBER_HAL_BITFIELD(BufferUsage)
+
+enum class MappingMode : uint32_t {
+  kScoped = 1u << 0,
+  kPersistent = 1u << 1,
+};
+
+// "Up to the end of the buffer", as a length (IREE_HAL_WHOLE_BUFFER).
+inline constexpr uint64_t kWholeBuffer = ~uint64_t{0};
+
+// A range [offset, offset + length) inside a buffer of `max_length` bytes,
+// with `length` kWholeBuffer meaning "to the end". Returns the length
+// (resolved), or OUT_OF_RANGE naming the numbers.
+Result<uint64_t> CalculateRange(uint64_t max_length, uint64_t offset,
+                                uint64_t length);
+
+// Human names of the bit fields, e.g. "HOST_VISIBLE|HOST_COHERENT".
+std::string MemoryTypeToString(MemoryType type);
+std::string MemoryAccessToString(MemoryAccess access);
+std::string BufferUsageToString(BufferUsage usage);
+
+struct BufferParams {
+  MemoryType type = MemoryType::kDeviceLocal | MemoryType::kHostVisible;
+  MemoryAccess access = MemoryAccess::kAll;
+  BufferUsage usage = BufferUsage::kDefault | BufferUsage::kMapping;
+};
+
+class Buffer;
+
+// A host view of part of a buffer. A scoped mapping keeps its buffer alive
+// until it is destroyed.
+class BufferMapping {
+ public:
+  BufferMapping() = default;
+  std::span<uint8_t> contents() const { return contents_; }
+  uint8_t* data() const { return contents_.data(); }
+  size_t size() const { return contents_.size(); }
+
+ private:
+  friend class Buffer;
+  Ref<Buffer> buffer_;  // null for persistent mappings
+  std::span<uint8_t> contents_;
+};
+
+class Buffer final : public RefCounted {
+ public:
+  // Takes ownership of `size` bytes at `data` (host memory); `release` runs
+  // once when the buffer dies (also when this call fails).
+  static Ref<Buffer> WrapAllocation(uint8_t* data, uint64_t size,
+                                    const BufferParams& params,
+                                    std::function<void()> release);
+
+  // The range [offset, offset + length) of `buffer` as a buffer of its own
+  // (checked; kWholeBuffer allowed). Returns `buffer` itself for the whole.
+  static Result<Ref<Buffer>> Subspan(const Ref<Buffer>& buffer, uint64_t offset,
+                                     uint64_t length);
+
+  ~Buffer() override;
+
+  MemoryType memory_type() const { return memory_type_; }
+  MemoryAccess allowed_access() const { return allowed_access_; }
+  BufferUsage allowed_usage() const { return allowed_usage_; }
+  // The buffer that owns the memory: this one, or the one a subspan was cut
+  // from.
+  const Buffer& allocated_buffer() const { return parent_ ? *parent_ : *this; }
+  // Size of the whole allocation.
+  uint64_t allocation_size() const { return allocated_buffer().byte_length_; }
+  // This buffer's range inside the allocation.
+  uint64_t byte_offset() const { return byte_offset_; }
+  uint64_t byte_length() const { return byte_length_; }
+
+  // Checks that this buffer has all of `type`, `access` and `usage`;
+  // PERMISSION_DENIED otherwise (as IREE's validate_* calls).
+  Status ValidateMemoryType(MemoryType required) const;
+  Status ValidateAccess(MemoryAccess required) const;
+  Status ValidateUsage(BufferUsage required) const;
+
+  // Maps [offset, offset + length) (checked) for `access`.
+  Result<BufferMapping> Map(MappingMode mode, MemoryAccess access,
+                            uint64_t offset, uint64_t length);
+
+  // Host pointer to the range [offset, offset + length) after the range
+  // check, without access checks: for device-side work (dispatch bindings,
+  // queue transfers) whose usage bits the caller has already validated.
+  Result<std::span<uint8_t>> DeviceRange(uint64_t offset, uint64_t length);
+
+  // Whether this buffer's and `other`'s ranges (resolved lengths, not
+  // kWholeBuffer) share bytes of one allocation.
+  bool Overlaps(const Buffer& other, uint64_t offset, uint64_t length,
+                uint64_t other_offset, uint64_t other_length) const;
+
+ private:
+  Buffer() = default;
+
+  MemoryType memory_type_ = MemoryType::kNone;
+  MemoryAccess allowed_access_ = MemoryAccess::kNone;
+  BufferUsage allowed_usage_ = BufferUsage::kNone;
+  uint64_t byte_offset_ = 0;
+  uint64_t byte_length_ = 0;
+  uint8_t* host_data_ = nullptr;  // start of the allocation
+  Ref<Buffer> parent_;            // the allocated buffer, for subspans
+  std::function<void()> release_;
+};
+
+}  // namespace ember::hal

@@ -1,0 +1,154 @@
+#include "runtime/hal/semaphore.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ember::hal {
+
+Timeout Timeout::After(std::chrono::nanoseconds duration) {
+  return Timeout(Clock::now() + duration);
+}
+
+Timeout Timeout::FromMilliseconds(uint32_t milliseconds) {
+  if (milliseconds == 0xFFFFFFFFu) return Infinite();
+  if (milliseconds == 0) return Immediate();
+  return After(std::chrono::milliseconds(milliseconds));
+}
+
+Ref<Semaphore> Semaphore::Create(uint64_t initial_value) {
+  return Ref<Semaphore>::Adopt(
+      new Semaphore(std::min(initial_value, kSemaphoreMaxValue)));
+}
+
+Result<uint64_t> Semaphore::Query() const {
+  std::lock_guard lock(mutex_);
+  if (!failure_.ok()) return failure_;
+  return value_;
+}
+
+Status Semaphore::Signal(uint64_t value) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!failure_.ok()) return failure_;
+    if (value > kSemaphoreMaxValue) {
+      return OutOfRangeError("semaphore value " + std::to_string(value) +
+                             " is above the maximum " +
+                             std::to_string(kSemaphoreMaxValue));
+    }
+    if (value <= value_) {
+      return FailedPreconditionError(
+          "semaphore signalled to " + std::to_string(value) +
+          ", not above its current value " + std::to_string(value_));
+    }
+    value_ = value;
+  }
+  changed_.notify_all();
+  return Status::Ok();
+}
+
+void Semaphore::Fail(Status status) {
+  if (status.ok()) status = Status(StatusCode::kAborted, "semaphore failed");
+  {
+    std::lock_guard lock(mutex_);
+    if (!failure_.ok()) return;
+    failure_ = std::move(status);
+    value_ = kSemaphoreFailureValue;
+  }
+  changed_.notify_all();
+}
+
+Status Semaphore::Wait(uint64_t value, Timeout timeout) const {
+  std::unique_lock lock(mutex_);
+  auto ready = [&] { return !failure_.ok() || value_ >= value; };
+  if (timeout.infinite()) {
+    changed_.wait(lock, ready);
+  } else if (!changed_.wait_until(lock, timeout.deadline(), ready)) {
+    return Status(
+        StatusCode::kDeadlineExceeded,
+        "timed out waiting for semaphore value " + std::to_string(value));
+  }
+  if (!failure_.ok()) return failure_;
+  return Status::Ok();
+}
+
+Ref<Fence> Fence::Create() { return Ref<Fence>::Adopt(new Fence()); }
+
+Ref<Fence> Fence::CreateWithNewSemaphore() {
+  Ref<Fence> fence = Create();
+  fence->Insert(Semaphore::Create(0), 1);
+  return fence;
+}
+
+Ref<Fence> Fence::Join(std::span<const Ref<Fence>> fences) {
+  Ref<Fence> joined = Create();
+  for (const Ref<Fence>& fence : fences) {
+    if (!fence) continue;
+    for (const Timepoint& timepoint : fence->timepoints()) {
+      joined->Insert(timepoint.semaphore, timepoint.value);
+    }
+  }
+  if (joined->size() == 0) return nullptr;
+  return joined;
+}
+
+void Fence::Insert(const Ref<Semaphore>& semaphore, uint64_t value) {
+  std::lock_guard lock(mutex_);
+  for (Timepoint& timepoint : timepoints_) {
+    if (timepoint.semaphore == semaphore) {
+      timepoint.value = std::max(timepoint.value, value);
+      return;
+    }
+  }
+  timepoints_.push_back({semaphore, value});
+}
+
+std::vector<Fence::Timepoint> Fence::timepoints() const {
+  std::lock_guard lock(mutex_);
+  return timepoints_;
+}
+
+size_t Fence::size() const {
+  std::lock_guard lock(mutex_);
+  return timepoints_.size();
+}
+
+Status Fence::Query() const {
+  for (const Timepoint& timepoint : timepoints()) {
+    EMBER_ASSIGN_OR_RETURN(uint64_t value, timepoint.semaphore->Query());
+    if (value < timepoint.value) {
+      return Status(StatusCode::kDeferred, "fence not yet reached");
+    }
+  }
+  return Status::Ok();
+}
+
+Status Fence::Signal() {
+  for (const Timepoint& timepoint : timepoints()) {
+    EMBER_ASSIGN_OR_RETURN(uint64_t value, timepoint.semaphore->Query());
+    if (value >= timepoint.value) continue;
+    EMBER_RETURN_IF_ERROR(timepoint.semaphore->Signal(timepoint.value));
+  }
+  return Status::Ok();
+}
+
+void Fence::Fail(Status status) {
+  for (const Timepoint& timepoint : timepoints()) {
+    timepoint.semaphore->Fail(status);
+  }
+}
+
+Status Fence::Wait(Timeout timeout) const {
+  for (const Timepoint& timepoint : timepoints()) {
+    EMBER_RETURN_IF_ERROR(timepoint.semaphore->Wait(timepoint.value, timeout));
+  }
+  return Status::Ok();
+}
+
+Status WaitAll(std::span<const Ref<Fence>> fences, Timeout timeout) {
+  for (const Ref<Fence>& fence : fences) {
+    if (fence) EMBER_RETURN_IF_ERROR(fence->Wait(timeout));
+  }
+  return Status::Ok();
+}
+
+}  // namespace ember::hal

@@ -1,0 +1,115 @@
+// Semaphores and fences: how the host and the device agree on "done".
+//
+// A Semaphore is a timeline: a 64-bit value that only grows. Work waits for
+// the value to reach a point and signals a higher one when it finishes; a
+// failure poisons the timeline with a status that every present and future
+// waiter receives. A Fence is a set of such timepoints (at most one per
+// semaphore, the highest wins) treated as one event: it is reached when all
+// its timepoints are, and failed when any of them fails. Programs compiled
+// by IREE create, join, signal and await fences through the `hal` module.
+//
+// Values are bounded as in IREE: the largest signalable value is 2^31 - 2
+// and the failure value is the next one, so a program cannot signal a
+// semaphore into the failed state by picking a large number.
+//
+// Thread safety: Semaphores and Fences are fully thread-safe. Waits block
+// with the timeout the caller gives; a timeout is DEADLINE_EXCEEDED.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "runtime/base/ref_counted.h"
+#include "runtime/base/status.h"
+
+namespace ember::hal {
+
+inline constexpr uint64_t kSemaphoreMaxValue = 2147483647ull - 1;
+inline constexpr uint64_t kSemaphoreFailureValue = kSemaphoreMaxValue + 1;
+
+// A point in time to wait until; `Infinite()` never expires and `Immediate()`
+// only polls.
+class Timeout {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static Timeout Infinite() { return Timeout(std::nullopt); }
+  static Timeout Immediate() { return Timeout(Clock::time_point::min()); }
+  static Timeout After(std::chrono::nanoseconds duration);
+  // IREE's convention for `fence.await`: milliseconds, 0xFFFFFFFF infinite.
+  static Timeout FromMilliseconds(uint32_t milliseconds);
+
+  bool infinite() const { return !deadline_; }
+  Clock::time_point deadline() const { return *deadline_; }
+
+ private:
+  explicit Timeout(std::optional<Clock::time_point> deadline)
+      : deadline_(deadline) {}
+  std::optional<Clock::time_point> deadline_;
+};
+
+class Semaphore final : public RefCounted {
+ public:
+  static Ref<Semaphore> Create(uint64_t initial_value);
+
+  // The current value, or the failure status.
+  Result<uint64_t> Query() const;
+  // Raises the value to `value` (must be above the current one and at most
+  // kSemaphoreMaxValue) and wakes the waiters it satisfies.
+  Status Signal(uint64_t value);
+  // Poisons the timeline with `status` (not OK). A second failure keeps the
+  // first status.
+  void Fail(Status status);
+  // Blocks until the value reaches `value`, the semaphore fails (its status)
+  // or the timeout passes (DEADLINE_EXCEEDED).
+  Status Wait(uint64_t value, Timeout timeout) const;
+
+ private:
+  explicit Semaphore(uint64_t value) : value_(value) {}
+  mutable std::mutex mutex_;
+  mutable std::condition_variable changed_;
+  uint64_t value_;
+  Status failure_;  // OK unless failed
+};
+
+class Fence final : public RefCounted {
+ public:
+  struct Timepoint {
+    Ref<Semaphore> semaphore;
+    uint64_t value = 0;
+  };
+
+  static Ref<Fence> Create();
+  // A fence on a new semaphore at 0 with one timepoint at 1, as
+  // `hal.fence.create` makes.
+  static Ref<Fence> CreateWithNewSemaphore();
+  // The union of `fences` (null entries allowed); null when there is no
+  // timepoint at all, as IREE's `fence.join` returns.
+  static Ref<Fence> Join(std::span<const Ref<Fence>> fences);
+
+  // Adds a timepoint, keeping the higher value for a semaphore it has.
+  void Insert(const Ref<Semaphore>& semaphore, uint64_t value);
+  std::vector<Timepoint> timepoints() const;
+  size_t size() const;
+
+  // OK when every timepoint is reached, DEFERRED while one is pending, or
+  // the failure status of a failed semaphore.
+  Status Query() const;
+  Status Signal();
+  void Fail(Status status);
+  Status Wait(Timeout timeout) const;
+
+ private:
+  Fence() = default;
+  mutable std::mutex mutex_;
+  std::vector<Timepoint> timepoints_;
+};
+
+// Waits for every fence in `fences` (null entries count as reached).
+Status WaitAll(std::span<const Ref<Fence>> fences, Timeout timeout);
+
+}  // namespace ember::hal
