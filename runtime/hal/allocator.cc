@@ -7,8 +7,8 @@
 
 namespace ember::hal {
 
-std::shared_ptr<Allocator> Allocator::CreateHeap() {
-  return std::shared_ptr<Allocator>(new Allocator());
+Ref<Allocator> Allocator::CreateHeap() {
+  return Ref<Allocator>::Adopt(new Allocator());
 }
 
 Allocator::~Allocator() = default;

@@ -8,6 +8,8 @@
 // of what this allocator allocated (imports are counted separately), so
 // tests and benchmarks can prove that a path made no copies.
 //
+// An Allocator is ref-counted because programs hold it (`!hal.allocator`).
+//
 // Thread safety: an Allocator may be used from any number of threads.
 #pragma once
 
@@ -33,17 +35,17 @@ struct AllocatorStatistics {
   uint64_t import_count = 0;      // imports made, ever
 };
 
-class Allocator {
+class Allocator final : public RefCounted {
  public:
   // The largest single allocation; bigger requests are RESOURCE_EXHAUSTED
   // without touching the heap (sizes come from programs).
   static constexpr uint64_t kMaxAllocationSize = uint64_t{1} << 46;
 
-  static std::shared_ptr<Allocator> CreateHeap();
+  static Ref<Allocator> CreateHeap();
 
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
-  ~Allocator();
+  ~Allocator() override;
 
   // A new zero-filled buffer of `size` bytes.
   Result<Ref<Buffer>> Allocate(const BufferParams& params, uint64_t size);

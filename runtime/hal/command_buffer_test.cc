@@ -17,7 +17,7 @@ class FakeExecutable final : public Executable {
 
 class CommandBufferTest : public ::testing::Test {
  protected:
-  std::shared_ptr<Allocator> allocator_ = Allocator::CreateHeap();
+  Ref<Allocator> allocator_ = Allocator::CreateHeap();
   Ref<Buffer> Make(uint64_t size) {
     return *allocator_->Allocate(BufferParams{}, size);
   }

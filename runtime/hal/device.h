@@ -1,0 +1,82 @@
+// Device: one place where programs run, with its allocator and queue.
+//
+// What a compiled program asks of a device is small and fixed by the `hal`
+// module (format map 3a): answer queries (`hal.device.id`,
+// `hal.executable.format`, concurrency), make executables from the
+// program's executable data, and run queue operations -- allocate, free,
+// fill, copy, update, execute command buffers -- each ordered by a wait
+// fence and announcing completion through a signal fence. Devices differ in
+// where and when the work happens (inline on the caller for `local-sync`,
+// on a worker pool for `local-task`), not in what they accept, so this
+// interface is the whole contract and the `hal` module knows no device kind.
+//
+// Queue operations take fences that may be null (nothing to wait for /
+// nothing to signal). A failure inside queued work fails the signal fence
+// with the error, as IREE does, so a waiter sees it.
+//
+// Thread safety: devices are thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "runtime/base/ref_counted.h"
+#include "runtime/base/status.h"
+#include "runtime/hal/allocator.h"
+#include "runtime/hal/buffer.h"
+#include "runtime/hal/command_buffer.h"
+#include "runtime/hal/semaphore.h"
+
+namespace ember::hal {
+
+class Device : public RefCounted {
+ public:
+  // The driver-visible identifier ("local-sync", "local-task"), matched by
+  // `hal.device.id` queries.
+  virtual std::string_view id() const = 0;
+  virtual Allocator& allocator() = 0;
+
+  // IREE's device queries: NOT_FOUND for a category/key the device does not
+  // answer (the `hal` module turns that into "not ok", not an error).
+  virtual Result<int64_t> QueryI64(std::string_view category,
+                                   std::string_view key) = 0;
+
+  // Makes an executable from `data` in `format` ("embedded-elf-x86_64", ...)
+  // with the executable-level `constants`.
+  virtual Result<Ref<Executable>> CreateExecutable(
+      std::string_view format, std::span<const uint8_t> data,
+      std::span<const uint32_t> constants) = 0;
+
+  virtual Result<Ref<Buffer>> QueueAlloca(const Ref<Fence>& wait,
+                                          const Ref<Fence>& signal,
+                                          const BufferParams& params,
+                                          uint64_t size) = 0;
+  virtual Status QueueDealloca(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                               const Ref<Buffer>& buffer) = 0;
+  virtual Status QueueFill(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                           const Ref<Buffer>& target, uint64_t offset,
+                           uint64_t length, uint64_t pattern,
+                           uint32_t pattern_length) = 0;
+  virtual Status QueueCopy(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                           const Ref<Buffer>& source, uint64_t source_offset,
+                           const Ref<Buffer>& target, uint64_t target_offset,
+                           uint64_t length) = 0;
+  virtual Status QueueUpdate(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                             std::span<const uint8_t> source,
+                             const Ref<Buffer>& target, uint64_t target_offset,
+                             uint64_t length) = 0;
+  virtual Status QueueBarrier(const Ref<Fence>& wait,
+                              const Ref<Fence>& signal) = 0;
+  virtual Status QueueExecute(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                              const Ref<CommandBuffer>& command_buffer,
+                              std::span<const Binding> binding_table) = 0;
+  virtual Status QueueFlush() = 0;
+};
+
+// Whether `text` matches the glob `pattern` (`*` any run, `?` one
+// character), as `hal.device.id` queries match identifiers.
+bool MatchesGlob(std::string_view pattern, std::string_view text);
+
+}  // namespace ember::hal
