@@ -1,119 +1,66 @@
-// The quickened copy of a function's bytecode ("quickening").
+// The quickened copy of a function's bytecode.
 //
-// The interpreter does not run the bytes of the module file. When a
-// BytecodeModule is created, after the verifier has accepted every function,
-// each function is copied once and a few hot instructions in the copy are
-// rewritten into Ember-internal forms that are cheaper to execute. The
-// rewrite never changes an instruction's start or length, so every pc --
-// branch targets, return addresses, the pcs in stack traces and source maps
-// -- means the same in both copies, and an instruction that is not rewritten
-// is executed exactly as the file encodes it.
+// When a BytecodeModule is created, each function that the verifier
+// accepted is copied once, and some hot instructions in the copy are
+// rewritten into Ember-internal forms that are cheaper to execute; the
+// interpreter runs the copy. A rewrite never changes an instruction's start
+// or length, so every pc -- branch targets, return addresses, the pcs of
+// stack traces and source maps -- means the same in the file and the copy,
+// and an instruction that is not rewritten runs exactly as encoded.
 //
-// Internal opcodes use byte values that no bytecode-17 core opcode uses
-// (core opcodes are 0x00-0x88 plus the prefixes 0xE0/0xE1; a static_assert
-// in quickened_code.cc checks that the two sets are disjoint).
+// Internal opcodes (EMBER_VM_EXEC_OPCODES and the direct ExtF32 range) use
+// byte values that no bytecode-17 core opcode uses; quickened_code.cc
+// checks that at compile time. An internal form keeps the fields of the
+// instruction it replaces at that instruction's offsets (its
+// InstructionLayout), an immediate taking the u16 slot of the register it
+// replaces; only branches are re-encoded (quick_layout below).
 //
-//  * Direct ExtF32 instructions (computed-goto builds only). An ExtF32
-//    instruction is encoded as the prefix 0xE0, its opcode, then its fields.
-//    Running it costs two dispatches. In the copy the prefix byte of the 30
-//    common ExtF32 ops (EMBER_VM_DIRECT_EXT_F32) becomes
-//    kFirstDirectExtF32Opcode + (the op's index in that list); the op byte
-//    and the fields stay where they were, so the handler is unchanged and
-//    one dispatch reaches it. The math functions, rarer compares and
-//    conversions, and all of ExtF64 keep the prefix: there are not enough
-//    free byte values for everything, and f64 is rare in compiled programs
-//    (the compiler demotes it by default).
-//
-//  * Branches whose operand copies are all i32-bank registers (no refs),
-//    the shape of every loop back-edge over scalars. The encoding pads each
-//    remap list to an even offset and stores absolute targets, so a generic
-//    branch computes an alignment and walks a list with a per-entry bank
-//    test. The copy re-encodes the instruction, inside its own bytes, as
-//      vm.br      [op][rel i32 @1][n u16 @5][n x (src u16, dst u16) @7]
-//      vm.cond_br [op][cond u16 @1][true rel i32 @3][false rel i32 @7]
-//                 [t u16 @11][f u16 @13][t pairs @15][f pairs after them]
-//    where `rel` is the target's block marker + 1 minus the branch's pc (a
-//    jump is `ip += rel`). Unconditional branches with 0-3 copies and
-//    conditional branches with no copies get opcodes of their own, so their
-//    handlers are straight-line code. The re-encoded form is never longer
-//    than the original (it drops the padding); leftover bytes are unused.
-//
-//  * Branch copy coalescing (quickened_code.cc, CoalesceBranchCopies). A
-//    copy `%s -> %d` of an unconditional vm.br is removed when the
-//    instruction that computes %s sits in the branch's block, nothing after
-//    it touches %s or %d, %s is dead at the target and no other copy of the
-//    branch names either register: that instruction's result field is
-//    rewritten to %d. Loop-carried values then skip one store-to-load round
-//    trip through the register file per iteration.
-//
-//  * Constant operands. A forward dataflow over the blocks
-//    (quickened_code.cc, ConstantFlow) finds, at each instruction, the
-//    registers that hold one known constant on every path there: written
-//    by vm.const.i32 (or .f32, .zero) and by nothing since. The compiler
-//    reuses a register once its constant is dead, so this is per use. (If
-//    the analysis exceeds its bounds, a function-wide rule is used: a
-//    register written once, by a constant op in the entry block, before any
-//    read.) An i32 add/sub/mul/and/or/xor/shl/shr whose operand is such
-//    a register with a value that fits in 16 signed bits gets an immediate
-//    form: the value replaces the register number in the operand's u16
-//    slot (commutative ops move a constant left operand to the right). One
-//    register-file load fewer per execution.
-//
-//    vm.fma.i32 gets the same treatment for a constant addend (FMAI32ImmC,
-//    `x * y + k`, the affine index computation) or else a constant factor
-//    (FMAI32ImmB, `x * k + z`, moved to the middle slot when it is on the
-//    left).
-//
-//  * Constant f32 operands. vm.const.f32 values are found the same way
-//    (their bit patterns). When the pattern's low 16 bits are zero -- the
-//    value is exactly a bfloat16, like 0.5, 1.25, -2, 1e10 rounded, inf --
-//    the high 16 bits fit the operand slot and the handler rebuilds the
-//    exact float: vm.add/sub/mul.f32 with a constant right operand
-//    (AddF32Imm, SubF32Imm, MulF32Imm; add and mul move a constant left
-//    operand right unless it is a NaN, whose payload could then differ)
-//    and the FMA3 form with a constant factor (FMAF32HwImmB). Other
-//    constants stay in registers. Only with direct ExtF32 opcodes.
-//
-//  * vm.fma.f32 becomes FMAF32Hw, a single vfmadd, when the CPU has FMA3
-//    (checked once here instead of on every execution).
-//
-//  * Loop latches. An i32 add with an immediate directly followed by a
-//    back edge that was rewritten into BrTo<head>D (below) becomes
-//    AddImmBrTo<head>D: the handler adds, follows the branch and runs the
-//    loop head's compare-and-branch, one dispatch for three instructions.
-//    The branch keeps its own rewritten form at its own pc.
-//
-//  * Compare-and-branch. An i32 comparison (eq, ne, lt.s, lt.u, nz)
-//    immediately followed by a copyless vm.cond_br on its result -- the
-//    head of nearly every loop -- gets a fused opcode: the handler writes
-//    the comparison's result register as usual and then performs the
-//    branch that follows without dispatching it. The vm.cond_br keeps its
-//    own (rewritten) encoding at its own pc. When liveness shows the
-//    comparison's result is dead at both targets (only the branch reads
-//    it), the ...BrD form skips writing it. A vm.br without copies whose
-//    target starts with such a fused head -- a loop back edge -- becomes
-//    BrTo<head>: it jumps straight into the head's handler instead of
-//    dispatching on the head's opcode byte.
-//
-//  * Result forwarding. Each i32/f32 arithmetic handler leaves the 32 bits
-//    it stores in a machine register (`acc` in the interpreter) as well.
-//    When the next instruction in the same block reads that result, it gets
-//    an ...Acc form that takes the operand from `acc` instead of loading it
-//    back from the register file (the slot keeps the register number; a
-//    commutative op with the result on the right swaps its operands). The
-//    store is kept, so the register file stays exact and forwarding is only
-//    ever a shortcut to a value already there. f32 operands are never
-//    swapped (add and mul have ...AccR forms): with two NaN operands the
-//    result's payload depends on their order. Register-file accesses, not
-//    dispatches, bound this interpreter's arithmetic (BENCHMARKS.md).
-//    Producers and consumers: i32 add/sub/mul/and/or/xor/shl/shr (register
-//    and immediate forms), fma.i32, f32 add/sub/mul/div (register and
-//    immediate forms), fma.f32 (FMA3 form), cast.si32.f32/ui32.f32; fma.i32
-//    and the f32 constant-factor fma forms only produce. The f32 forms need
-//    direct ExtF32 opcodes.
-//
+// The rewrites (quickened_code.cc):
+//  * Direct ExtF32 opcodes (computed-goto builds only): the 0xE0 prefix of
+//    the common ExtF32 ops (EMBER_VM_DIRECT_EXT_F32) becomes an opcode of
+//    its own, so one dispatch reaches the handler instead of two.
+//  * Scalar branches: a vm.br or vm.cond_br whose copies are all int-bank
+//    registers is re-encoded with relative targets and no padding
+//    (quick_layout); vm.br with 0-3 copies and vm.cond_br without copies
+//    get straight-line handlers.
+//  * Copy coalescing: a copy `%s -> %d` of a vm.br is dropped when the
+//    instruction computing %s is in the branch's block and can write %d
+//    instead (quicken_liveness_internal.h has the conditions).
+//  * Immediates: an i32 add/sub/mul/and/or/xor/shl/shr or vm.fma.i32
+//    operand that holds a constant fitting 16 signed bits is replaced by
+//    the value, in that operand's slot; an f32 add/sub/mul operand or
+//    FMA3 fma factor holding a constant whose bit pattern is exactly a
+//    bfloat16 is replaced by the pattern's high half. Commutative ops move
+//    a constant left operand right, except an f32 NaN: with two NaN
+//    operands the result's payload depends on their order (forwarding
+//    never swaps f32 operands either, for the same reason).
+//  * FMA3: vm.fma.f32 becomes a single vfmadd when the CPU has FMA3
+//    (checked when the copy is made, not per execution).
+//  * Compare-and-branch: an i32 eq/ne/lt.s/lt.u/nz directly followed by a
+//    copyless vm.cond_br on its result fuses with it (the ...Br forms; the
+//    ...BrD forms skip storing the result when it is dead at both
+//    targets). The branch keeps its own form at its own pc.
+//  * Back edges and latches: a copyless vm.br into such a fused head
+//    becomes BrTo<head>, which enters the head's handler directly; an i32
+//    add-immediate right before one into a ...BrD head becomes
+//    AddImmBrTo<head>D, one dispatch for the add, the branch and the head.
+//  * Result forwarding: i32 and f32 arithmetic handlers also leave their
+//    result in a machine register (`acc`); the next instruction of the
+//    block that reads it gets an ...Acc form taking the operand from there.
+//    The store stays, so the register file is always exact.
+// The f32 rewrites need direct ExtF32 opcodes.
 // Branches with ref operands, br_table, calls and everything else run from
-// the original encoding.
+// the file's encoding.
+//
+// The analyses behind them, each in its own file: the block structure
+// (quicken_blocks_internal.h), int-bank liveness for copy coalescing and
+// dead compare results (quicken_liveness_internal.h), the constant in each
+// register at each use (quicken_constants_internal.h) and forwarding
+// (quicken_forwarding_internal.h). The two dataflows each have a work
+// budget of 2^14 + 256 units per byte of the function (QuickenStats) and
+// give up past it -- leaving their rewrites out, or for constants falling
+// back to a function-wide rule -- so a hostile module cannot make loading
+// slow.
 #pragma once
 
 #include <cstdint>
@@ -227,12 +174,12 @@ enum class QuickOpcode : uint8_t {
 
 // The ExtF32 ops with direct opcodes, in byte order: X(Name).
 // clang-format off
-#define EMBER_VM_DIRECT_EXT_F32(X)                                           \
-  X(GlobalLoadF32) X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32)             \
-  X(ListGetF32) X(ListSetF32) X(SelectF32) X(AddF32) X(SubF32) X(MulF32)     \
-  X(DivF32) X(FMAF32) X(AbsF32) X(NegF32) X(CastSI32F32) X(CastUI32F32)      \
-  X(CastF32SI32) X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32)            \
-  X(CmpEQF32O) X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)      \
+#define EMBER_VM_DIRECT_EXT_F32(X)                                        \
+  X(GlobalLoadF32) X(GlobalStoreF32) X(ConstF32Zero) X(ConstF32)          \
+  X(ListGetF32) X(ListSetF32) X(SelectF32) X(AddF32) X(SubF32) X(MulF32)  \
+  X(DivF32) X(FMAF32) X(AbsF32) X(NegF32) X(CastSI32F32) X(CastUI32F32)   \
+  X(CastF32SI32) X(CastF32UI32) X(BitcastI32F32) X(BitcastF32I32)         \
+  X(CmpEQF32O) X(CmpNEF32O) X(CmpLTF32O) X(CmpLTEF32O) X(BufferLoadF32)   \
   X(BufferStoreF32) X(MinF32) X(MaxF32) X(SqrtF32) X(FloorF32)
 // clang-format on
 
@@ -261,7 +208,13 @@ constexpr uint8_t DirectExtF32Opcode(bytecode::ExtF32Opcode op) {
 // from the prefixed form.
 inline constexpr bool kDirectExtF32 = EMBER_VM_COMPUTED_GOTO != 0;
 
-// Field offsets of the re-encoded branches (see above).
+// The re-encoded scalar branches, inside the instruction's own bytes:
+//   vm.br      [op][rel i32 @1][n u16 @5][n x (src u16, dst u16) @7]
+//   vm.cond_br [op][cond u16 @1][true rel i32 @3][false rel i32 @7]
+//              [t u16 @11][f u16 @13][t pairs @15][f pairs after them]
+// `rel` is the target's block marker + 1 minus the branch's pc (a jump is
+// `ip += rel`). The form is never longer than the file's, which pads each
+// remap list to an even offset; leftover bytes are unused.
 namespace quick_layout {
 inline constexpr int kBrRel = 1;
 inline constexpr int kBrCount = 5;
@@ -285,9 +238,8 @@ struct QuickenOptions {
 
 // What the load-time analyses did for one function (for tests and tools).
 // Each analysis has a work budget proportional to the function's size
-// (units: 64-bit words or states touched, about a nanosecond each) and
-// gives up -- leaving its rewrites out -- past it, so that a hostile module
-// cannot make loading slow.
+// (units: 64-bit words or states touched, about a nanosecond each; see
+// above).
 struct QuickenStats {
   bool liveness_complete = false;   // copy coalescing, dead compare results
   bool constants_complete = false;  // per-use constants (else function-wide)
