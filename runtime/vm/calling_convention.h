@@ -112,12 +112,19 @@ struct CconvSyntax {
 };
 
 namespace cconv_internal {
+// Index loops rather than string_view::find and ==: GCC's sanitizer builds
+// reject their pointer tests in constant expressions over template
+// parameter objects (native_module.h's FixedString).
+constexpr bool IsVoidSide(std::string_view side) {
+  return side.size() == 1 && side[0] == 'v';
+}
 constexpr CconvError CheckSide(std::string_view side, bool* has_span,
                                char* bad_char) {
   if (side.empty()) return CconvError::kEmptySide;
   bool in_span = false;
   size_t span_length = 0;
-  for (char c : side) {
+  for (size_t i = 0; i < side.size(); ++i) {
+    const char c = side[i];
     switch (CconvTypeOfChar(c)) {
       case CconvType::kSpanBegin:
         if (in_span) return CconvError::kNestedSpan;
@@ -147,21 +154,22 @@ constexpr CconvSyntax CheckCallingConventionSyntax(std::string_view cconv) {
     syntax.error = CconvError::kVersion;
     return syntax;
   }
-  const size_t split = cconv.find('_');
-  if (split == std::string_view::npos) {
+  size_t split = 1;
+  while (split < cconv.size() && cconv[split] != '_') ++split;
+  if (split == cconv.size()) {
     syntax.error = CconvError::kMissingSeparator;
     return syntax;
   }
   syntax.arguments = cconv.substr(1, split - 1);
   syntax.results = cconv.substr(split + 1);
-  if (syntax.arguments == "v") {
+  if (cconv_internal::IsVoidSide(syntax.arguments)) {
     syntax.arguments = {};
   } else {
     syntax.error = cconv_internal::CheckSide(
         syntax.arguments, &syntax.arguments_have_span, &syntax.bad_char);
     if (!syntax.ok()) return syntax;
   }
-  if (syntax.results == "v") {
+  if (cconv_internal::IsVoidSide(syntax.results)) {
     syntax.results = {};
   } else {
     syntax.error = cconv_internal::CheckSide(
