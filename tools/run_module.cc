@@ -33,6 +33,7 @@
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/bytecode/module_file.h"
+#include "runtime/vm/calling_convention.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
@@ -73,12 +74,11 @@ const char* FlagValue(const char* arg, const char* name) {
   return arg + length + 1;
 }
 
-ValueType TypeOfCconvChar(char c) { return ember::vm::ValueTypeOfCconvChar(c); }
-
-// Parses one `--input` of argument `index`; `cconv_type` is what the
-// function's signature says that argument is ('\0' when unknown).
-Result<Value> ParseInput(std::string_view text, size_t index, char cconv_type) {
-  ValueType type = TypeOfCconvChar(cconv_type);
+// Parses one `--input` of argument `index`; `signature_type` is what the
+// function's signature says that argument is (kNone when unknown or a ref).
+Result<Value> ParseInput(std::string_view text, size_t index,
+                         ValueType signature_type) {
+  ValueType type = signature_type;
   std::string_view number = text;
   size_t equals = text.find('=');
   if (equals != std::string_view::npos) {
@@ -212,21 +212,24 @@ Status Run(const Options& options) {
       "loading %s", options.module_path.c_str());
 
   // The argument types of the export, for bare inputs.
-  std::string_view argument_types;
+  std::vector<ValueType> argument_types;
   for (size_t i = 0; i < module->export_count(); ++i) {
     ember::vm::ExportInfo info = module->export_info(i);
     if (info.name != options.function) continue;
-    std::string_view cconv = info.calling_convention;
-    if (!cconv.empty()) cconv.remove_prefix(1);  // the version character
-    argument_types = cconv.substr(0, cconv.find('_'));
-    if (argument_types == "v") argument_types = {};
+    argument_types.clear();
+    auto cconv = ember::vm::ParseCallingConvention(info.calling_convention);
+    if (!cconv.ok()) continue;
+    for (const ember::vm::CconvSlot& slot : cconv->arguments.slots) {
+      argument_types.push_back(ember::vm::ValueTypeOfCconv(slot.type));
+    }
   }
 
   std::vector<Variant> arguments;
   for (size_t i = 0; i < options.inputs.size(); ++i) {
-    char cconv_type = i < argument_types.size() ? argument_types[i] : '\0';
+    ValueType signature_type =
+        i < argument_types.size() ? argument_types[i] : ValueType::kNone;
     EMBER_ASSIGN_OR_RETURN(Value value,
-                           ParseInput(options.inputs[i], i, cconv_type));
+                           ParseInput(options.inputs[i], i, signature_type));
     arguments.emplace_back(value);
   }
 

@@ -46,6 +46,7 @@
 #include "python/bindings/vm_bindings.h"
 #include "python/bindings/vm_value_bindings.h"
 #include "runtime/base/status.h"
+#include "runtime/vm/calling_convention.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/value.h"
@@ -140,7 +141,7 @@ void RegisterModules(VmContext& self, std::vector<VmModule*> modules) {
 
 // The cconv characters of the arguments and results of `function`, which
 // must be an export.
-Result<vm::CallingConvention> Exportvm::CallingConvention(
+Result<vm::CallingConvention> ExportCallingConvention(
     const VmFunction& function) {
   if (function.linkage != Linkage::kExport &&
       function.linkage != Linkage::kExportOptional) {
@@ -150,13 +151,13 @@ Result<vm::CallingConvention> Exportvm::CallingConvention(
   }
   const bytecode::FunctionSignatureDef& signature =
       function.file().ExportSignature(function.ordinal);
-  return Parsevm::CallingConvention(signature.calling_convention);
+  return vm::ParseCallingConvention(signature.calling_convention);
 }
 
 // Reads the call's arguments out of `inputs` (see the top of the file).
-Status MarshalArguments(std::string_view types, const vm::List& inputs,
+Status MarshalArguments(const vm::CconvSide& types, const vm::List& inputs,
                         std::vector<vm::Variant>& arguments) {
-  if (types.find_first_of("CD") != std::string_view::npos) {
+  if (types.has_span) {
     return UnimplementedError(
         "functions with variadic arguments cannot be invoked from the host");
   }
@@ -168,22 +169,13 @@ Status MarshalArguments(std::string_view types, const vm::List& inputs,
   }
   arguments.reserve(types.size());
   for (size_t i = 0; i < types.size(); ++i) {
-    vm::ValueType type = vm::ValueType::kNone;
-    switch (types[i]) {
-      case 'i': type = vm::ValueType::kI32; break;
-      case 'I': type = vm::ValueType::kI64; break;
-      case 'f': type = vm::ValueType::kF32; break;
-      case 'F': type = vm::ValueType::kF64; break;
-      case 'r': {
-        EMBER_ASSIGN_OR_RETURN(vm::VmRef ref, inputs.GetRef(i),
-                               "reading argument %zu (a ref)", i);
-        arguments.emplace_back(std::move(ref));
-        continue;
-      }
-      default:
-        return InvalidArgumentError(StringPrintf(
-            "argument %zu has unknown cconv type '%c'", i, types[i]));
+    if (types[i].type == vm::CconvType::kRef) {
+      EMBER_ASSIGN_OR_RETURN(vm::VmRef ref, inputs.GetRef(i),
+                             "reading argument %zu (a ref)", i);
+      arguments.emplace_back(std::move(ref));
+      continue;
     }
+    const vm::ValueType type = vm::ValueTypeOfCconv(types[i].type);
     EMBER_ASSIGN_OR_RETURN(vm::Value value, inputs.GetValueAs(i, type),
                            "reading argument %zu (%s)", i,
                            std::string(vm::ValueTypeName(type)).c_str());
@@ -219,7 +211,7 @@ void Invoke(VmContext& self, const VmFunction& function,
             PyVmVariantList& inputs, PyVmVariantList& outputs) {
   constexpr const char* kError = "Error invoking function";
   vm::CallingConvention cconv =
-      Unwrap(Exportvm::CallingConvention(function), kError);
+      Unwrap(ExportCallingConvention(function), kError);
   std::vector<vm::Variant> arguments;
   CheckStatus(MarshalArguments(cconv.arguments, *inputs.list, arguments),
               kError);

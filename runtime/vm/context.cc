@@ -11,16 +11,15 @@
 namespace ember::vm {
 
 Result<size_t> CountCconvResults(std::string_view cconv) {
-  EMBER_ASSIGN_OR_RETURN(CallingConvention parsed,
-                         ParseCallingConvention(cconv));
-  for (char c : parsed.results) {
-    if (c == 'C' || c == 'D') {
-      return InvalidArgumentError(
-          StringPrintf("cconv '%.*s' has a variadic result",
-                       static_cast<int>(cconv.size()), cconv.data()));
-    }
+  // Called on every host Invoke: the syntax check allocates nothing.
+  const CconvSyntax syntax = CheckCallingConventionSyntax(cconv);
+  EMBER_RETURN_IF_ERROR(CconvSyntaxStatus(syntax));
+  if (syntax.results_have_span) {
+    return InvalidArgumentError(
+        StringPrintf("cconv '%.*s' has a variadic result",
+                     static_cast<int>(cconv.size()), cconv.data()));
   }
-  return parsed.results.size();
+  return syntax.results.size();
 }
 
 Context::Context(std::shared_ptr<const Instance> instance)

@@ -49,6 +49,7 @@
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
+#include "runtime/vm/calling_convention.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/ref.h"
@@ -89,35 +90,36 @@ template <typename T>
 struct TypeChars;
 template <>
 struct TypeChars<int32_t> {
-  static constexpr std::array<char, 1> value{'i'};
+  static constexpr std::array<char, 1> value{CconvChar(CconvType::kI32)};
 };
 template <>
 struct TypeChars<int64_t> {
-  static constexpr std::array<char, 1> value{'I'};
+  static constexpr std::array<char, 1> value{CconvChar(CconvType::kI64)};
 };
 template <>
 struct TypeChars<float> {
-  static constexpr std::array<char, 1> value{'f'};
+  static constexpr std::array<char, 1> value{CconvChar(CconvType::kF32)};
 };
 template <>
 struct TypeChars<double> {
-  static constexpr std::array<char, 1> value{'F'};
+  static constexpr std::array<char, 1> value{CconvChar(CconvType::kF64)};
 };
 template <>
 struct TypeChars<VmRef> {
-  static constexpr std::array<char, 1> value{'r'};
+  static constexpr std::array<char, 1> value{CconvChar(CconvType::kRef)};
 };
 template <typename T>
 struct TypeChars<Ref<T>> {
   static_assert(HasRefType<T>::value,
                 "Ref<T> parameters need T::Type() naming the ref type");
-  static constexpr std::array<char, 1> value{'r'};
+  static constexpr std::array<char, 1> value{CconvChar(CconvType::kRef)};
 };
 template <typename... Ts>
 struct TypeChars<std::span<const std::tuple<Ts...>>> {
   static constexpr auto value =
-      Join(std::array<char, 1>{'C'}, TypeChars<Ts>::value...,
-           std::array<char, 1>{'D'});
+      Join(std::array<char, 1>{CconvChar(CconvType::kSpanBegin)},
+           TypeChars<Ts>::value...,
+           std::array<char, 1>{CconvChar(CconvType::kSpanEnd)});
 };
 
 template <typename... Ts>
@@ -384,6 +386,8 @@ struct NativeExport {
 template <FixedString Name, FixedString Cconv, auto Fn>
 constexpr auto Export() {
   using Sig = native_internal::Signature<decltype(Fn)>;
+  static_assert(CheckCallingConventionSyntax(Cconv.view()).ok(),
+                "declared cconv is malformed (calling_convention.h)");
   static_assert(native_internal::SameText(Sig::cconv, Cconv.view()),
                 "declared cconv does not match the C++ signature");
   using State = typename Sig::StateType;

@@ -60,18 +60,6 @@ constexpr bool IsFloatValueType(ValueType type) {
   return type == ValueType::kF32 || type == ValueType::kF64;
 }
 
-// The value type of a calling-convention character ('i' i32, 'I' i64,
-// 'f' f32, 'F' f64); kNone for anything else ('r', spans).
-constexpr ValueType ValueTypeOfCconvChar(char c) {
-  switch (c) {
-    case 'i': return ValueType::kI32;
-    case 'I': return ValueType::kI64;
-    case 'f': return ValueType::kF32;
-    case 'F': return ValueType::kF64;
-    default: return ValueType::kNone;
-  }
-}
-
 // The MLIR spelling: "i8" ... "f64"; "none" for kNone.
 constexpr std::string_view ValueTypeName(ValueType type) {
   switch (type) {

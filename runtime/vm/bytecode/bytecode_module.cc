@@ -23,26 +23,34 @@ namespace {
 // stays proportional to the file's bytes.
 class SignatureCache {
  public:
-  // Fills the type strings of `info` from a cconv; an absent or malformed
-  // one leaves has_signature false.
+  explicit SignatureCache(
+      std::vector<std::unique_ptr<const CallingConvention>>* storage)
+      : storage_(storage) {}
+
+  // Points `info` at the parsed cconv; an absent or malformed one leaves
+  // info->cconv null.
   void Parse(std::string_view cconv, BytecodeModule::FunctionInfo* info) {
     const StringIdentity key(cconv);
     auto found = parsed_.find(key);
     if (found == parsed_.end()) {
       Result<CallingConvention> parsed = ParseCallingConvention(cconv);
-      std::optional<CallingConvention> entry;
-      if (parsed.ok()) entry = *parsed;
+      const CallingConvention* entry = nullptr;
+      if (parsed.ok()) {
+        storage_->push_back(
+            std::make_unique<const CallingConvention>(std::move(*parsed)));
+        entry = storage_->back().get();
+      }
       found = parsed_.emplace(key, entry).first;
     }
-    if (!found->second) return;
-    info->has_signature = true;
-    info->calling_convention = cconv;
-    info->argument_types = found->second->arguments;
-    info->result_types = found->second->results;
+    if (found->second == nullptr) return;
+    info->cconv = found->second;
+    info->arguments = found->second->arguments.slots;
+    info->results = found->second->results.slots;
   }
 
  private:
-  std::unordered_map<StringIdentity, std::optional<CallingConvention>,
+  std::vector<std::unique_ptr<const CallingConvention>>* storage_;
+  std::unordered_map<StringIdentity, const CallingConvention*,
                      StringIdentityHash>
       parsed_;
 };
@@ -73,7 +81,7 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
         ModuleDependency{dependency.name, dependency.minimum_version,
                          (dependency.flags & bytecode::kLinkOptional) != 0});
   }
-  SignatureCache signatures;
+  SignatureCache signatures(&module->cconvs_);
   for (const bytecode::ImportFunctionDef& import : def.imported_functions) {
     module->imports_.push_back(
         ImportInfo{import.full_name, import.signature.calling_convention,
@@ -145,8 +153,9 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::LoadFile(
 
 ExportInfo BytecodeModule::export_info(size_t export_ordinal) const {
   const ExportEntry& entry = exports_[export_ordinal];
+  const CallingConvention* cconv = functions_[entry.internal_ordinal].cconv;
   return ExportInfo{entry.name,
-                    functions_[entry.internal_ordinal].calling_convention,
+                    cconv != nullptr ? cconv->text : std::string_view(),
                     function_attrs_[entry.internal_ordinal]};
 }
 

@@ -46,6 +46,7 @@
 
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/module_file.h"
+#include "runtime/vm/calling_convention.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/ref.h"
@@ -109,11 +110,12 @@ class BytecodeModule final : public Module {
     std::span<const uint8_t> code;
     uint16_t i32_register_count = 0;
     uint16_t ref_register_count = 0;
-    bool has_signature = false;
-    // cconv characters without the "0", "_" and "v" ("iI", "r").
-    std::string_view argument_types;
-    std::string_view result_types;
-    std::string_view calling_convention;
+    // The parsed cconv, owned by the module (shared by every function and
+    // import naming the same string); null when absent or malformed.
+    const CallingConvention* cconv = nullptr;
+    // Its two sides' slots, here so that a call reaches them in one load.
+    std::span<const CconvSlot> arguments;
+    std::span<const CconvSlot> results;
   };
   const FunctionInfo& function_info(size_t ordinal) const {
     return functions_[ordinal];
@@ -163,6 +165,8 @@ class BytecodeModule final : public Module {
   std::vector<ImportInfo> imports_;
   std::vector<FunctionInfo> functions_;
   std::vector<FunctionInfo> import_signatures_;
+  // The distinct cconvs the FunctionInfos point at (stable addresses).
+  std::vector<std::unique_ptr<const CallingConvention>> cconvs_;
   std::vector<TypeDef> types_;
   std::vector<VmRef> rodata_;
   // Per function: its quickened copy once made (`code` is published

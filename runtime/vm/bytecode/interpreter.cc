@@ -182,29 +182,6 @@ struct Frame {
   uint32_t return_pc = 0;
 };
 
-bool IsWideChar(char c) { return c == 'I' || c == 'F'; }
-
-const char* TypeCharName(char c) {
-  switch (c) {
-    case 'i': return "i32";
-    case 'I': return "i64";
-    case 'f': return "f32";
-    case 'F': return "f64";
-    case 'r': return "ref";
-  }
-  return "?";
-}
-
-ValueType ValueTypeOfChar(char c) {
-  switch (c) {
-    case 'i': return ValueType::kI32;
-    case 'I': return ValueType::kI64;
-    case 'f': return ValueType::kF32;
-    case 'F': return ValueType::kF64;
-  }
-  return ValueType::kNone;
-}
-
 // 64-bit values live in two consecutive registers, low word first.
 inline int64_t LoadI64(const uint32_t* regs, uint16_t reg) {
   return static_cast<int64_t>(static_cast<uint64_t>(regs[reg]) |
@@ -314,54 +291,54 @@ class Interpreter {
     }
     EMBER_ASSIGN_OR_RETURN(Frame * frame, PushFrame(ordinal));
     const FunctionInfo& info = *frame->info;
-    if (!info.has_signature) {
+    if (info.cconv == nullptr) {
       return FailedPreconditionError(
           "function " + module_.QualifiedFunctionName(ordinal) +
           " has no calling convention and cannot be called from outside");
     }
-    std::string_view types = info.argument_types;
+    const CallingConvention& cconv = *info.cconv;
+    const std::span<const CconvSlot> types = info.arguments;
     if (arguments.size() != types.size()) {
-      return InvalidArgumentError(StringPrintf(
-          "%s expects %zu arguments (cconv '%.*s'), got %zu",
-          module_.QualifiedFunctionName(ordinal).c_str(), types.size(),
-          static_cast<int>(info.calling_convention.size()),
-          info.calling_convention.data(), arguments.size()));
+      return InvalidArgumentError(
+          StringPrintf("%s expects %zu arguments (cconv '%.*s'), got %zu",
+                       module_.QualifiedFunctionName(ordinal).c_str(),
+                       types.size(), static_cast<int>(cconv.text.size()),
+                       cconv.text.data(), arguments.size()));
     }
-    // The verifier proved that the cconv's arguments fit the register counts.
-    uint32_t i32_slot = 0;
-    uint32_t ref_slot = 0;
+    // The verifier proved that the cconv's arguments fit the register
+    // counts, which places every one at its slot's ordinal.
     for (size_t i = 0; i < types.size(); ++i) {
-      char c = types[i];
+      const CconvSlot slot = types[i];
       const Variant& argument = arguments[i];
-      if (c == 'r') {
+      if (slot.type == CconvType::kRef) {
         if (argument.is_value()) {
           return InvalidArgumentError(StringPrintf(
               "argument %zu: expected a ref, got %s", i,
               std::string(ValueTypeName(argument.value().type())).c_str()));
         }
-        frame->refs[ref_slot++] = argument.ref();
+        frame->refs[slot.ordinal] = argument.ref();
         continue;
       }
-      ValueType expected = ValueTypeOfChar(c);
+      ValueType expected = ValueTypeOfCconv(slot.type);
       if (expected == ValueType::kNone) {
         return UnimplementedError(StringPrintf(
             "argument %zu: cconv type '%c' is not supported on bytecode "
             "functions",
-            i, c));
+            i, CconvChar(slot.type)));
       }
       if (!argument.is_value() || argument.value().type() != expected) {
         return InvalidArgumentError(StringPrintf(
-            "argument %zu: expected %s, got %s", i, TypeCharName(c),
+            "argument %zu: expected %s, got %s", i, CconvTypeName(slot.type),
             argument.is_ref() ? "a ref"
             : argument.is_empty()
                 ? "nothing"
                 : std::string(ValueTypeName(argument.value().type())).c_str()));
       }
-      if (IsWideChar(c)) i32_slot = (i32_slot + 1) & ~1u;
       uint64_t bits = argument.value().bits();
-      frame->i32[i32_slot++] = static_cast<uint32_t>(bits);
-      if (IsWideChar(c))
-        frame->i32[i32_slot++] = static_cast<uint32_t>(bits >> 32);
+      frame->i32[slot.ordinal] = static_cast<uint32_t>(bits);
+      if (IsWideCconvType(slot.type)) {
+        frame->i32[slot.ordinal + 1] = static_cast<uint32_t>(bits >> 32);
+      }
     }
     return Status::Ok();
   }
@@ -371,51 +348,53 @@ class Interpreter {
   // verifier matched the operands to the callee's cconv one to one.
   static void CopyArguments(Frame& caller, RegisterList operands,
                             Frame& callee) {
-    const FunctionInfo& info = *callee.info;
-    uint32_t i32_slot = 0;
-    uint32_t ref_slot = 0;
+    const CconvSlot* slots = callee.info->arguments.data();
     for (size_t i = 0; i < operands.size(); ++i) {
-      uint16_t reg = operands[i];
+      const uint16_t reg = operands[i];
+      const CconvSlot slot = slots[i];
       if (reg & kRefRegisterBit) {
-        callee.refs[ref_slot++] = ReadRef(caller.refs.data(), reg);
+        callee.refs[slot.ordinal] = ReadRef(caller.refs.data(), reg);
         continue;
       }
-      bool wide = IsWideChar(info.argument_types[i]);
-      if (wide) i32_slot = (i32_slot + 1) & ~1u;
-      callee.i32[i32_slot++] = caller.i32[reg];
-      if (wide) callee.i32[i32_slot++] = caller.i32[reg + 1];
+      callee.i32[slot.ordinal] = caller.i32[reg];
+      if (IsWideCconvType(slot.type)) {
+        callee.i32[slot.ordinal + 1] = caller.i32[reg + 1];
+      }
     }
   }
 
-  // Boxes one register as a Variant of cconv type `c`.
-  static Variant Box(Frame& f, uint16_t reg, char c) {
+  // Boxes one register as a Variant of cconv type `type`.
+  static Variant Box(Frame& f, uint16_t reg, CconvType type) {
     if (reg & kRefRegisterBit) return Variant(ReadRef(f.refs.data(), reg));
     uint32_t o = reg & kIntOrdinalMask;
-    switch (c) {
-      case 'I': return Variant(Value::I64(LoadI64(f.i32.data(), o)));
-      case 'F':
+    switch (type) {
+      case CconvType::kI64:
+        return Variant(Value::I64(LoadI64(f.i32.data(), o)));
+      case CconvType::kF64:
         return Variant(
             Value::F64(std::bit_cast<double>(LoadI64(f.i32.data(), o))));
-      case 'f': return Variant(Value::F32(std::bit_cast<float>(f.i32[o])));
+      case CconvType::kF32:
+        return Variant(Value::F32(std::bit_cast<float>(f.i32[o])));
       default: return Variant(Value::I32(static_cast<int32_t>(f.i32[o])));
     }
   }
 
-  // Writes a boxed import result of cconv type `c` into register `reg` (the
-  // verifier put `reg` in the bank `c` names; the value is the callee's).
-  static Status Unbox(Frame& f, uint16_t reg, char c, Variant& value) {
-    if (c == 'r') {
+  // Writes a boxed import result of cconv type `type` into register `reg`
+  // (the verifier put `reg` in the bank `type` names; the value is the
+  // callee's).
+  static Status Unbox(Frame& f, uint16_t reg, CconvType type, Variant& value) {
+    if (type == CconvType::kRef) {
       if (value.is_value())
         return InternalError("import returned a value for a ref result");
       f.refs[reg & kRefOrdinalMask] = value.TakeRef();
       return Status::Ok();
     }
-    ValueType expected = ValueTypeOfChar(c);
+    ValueType expected = ValueTypeOfCconv(type);
     if (!value.is_value() || value.value().type() != expected) {
       return InternalError(StringPrintf(
-          "import returned a wrong type for a %s result", TypeCharName(c)));
+          "import returned a wrong type for a %s result", CconvTypeName(type)));
     }
-    if (IsWideChar(c)) {
+    if (IsWideCconvType(type)) {
       StoreI64(f.i32.data(), reg, value.value().i64());
     } else {
       f.i32[reg] = static_cast<uint32_t>(value.value().bits());
@@ -437,29 +416,30 @@ class Interpreter {
                            "' is not resolved");
     }
     const FunctionInfo& signature = module_.import_signature(index);
-    std::string_view types = signature.argument_types;
+    const std::span<const CconvSlot> types = signature.arguments;
     std::vector<Variant> arguments;
     arguments.reserve(operands.size() + 4);
     size_t next_operand = 0;
     size_t segment = 0;
     for (size_t i = 0; i < types.size(); ++i) {
-      char c = types[i];
-      if (c != 'C') {
+      const CconvSlot slot = types[i];
+      if (slot.type != CconvType::kSpanBegin) {
         ++segment;
-        arguments.push_back(Box(f, operands[next_operand++], c));
+        arguments.push_back(Box(f, operands[next_operand++], slot.type));
         continue;
       }
-      size_t end = types.find('D', i);
-      std::string_view body = types.substr(i + 1, end - i - 1);
+      const size_t body = i + 1;
+      const size_t end = slot.ordinal;
       i = end;
       int count = static_cast<int16_t>((*segment_sizes)[segment++]);
       arguments.push_back(Variant(Value::I32(count)));
       for (int t = 0; t < count; ++t) {
-        for (char b : body)
-          arguments.push_back(Box(f, operands[next_operand++], b));
+        for (size_t b = body; b < end; ++b) {
+          arguments.push_back(Box(f, operands[next_operand++], types[b].type));
+        }
       }
     }
-    std::string_view result_types = signature.result_types;
+    const std::span<const CconvSlot> result_types = signature.results;
     std::vector<Variant> boxed_results(result_types.size());
     EMBER_RETURN_IF_ERROR(context_.Call(target, arguments, boxed_results),
                           "calling import '%.*s'",
@@ -467,7 +447,7 @@ class Interpreter {
                           import.full_name.data());
     for (size_t i = 0; i < results.size(); ++i) {
       EMBER_RETURN_IF_ERROR(
-          Unbox(f, results[i], result_types[i], boxed_results[i]));
+          Unbox(f, results[i], result_types[i].type, boxed_results[i]));
     }
     return Status::Ok();
   }
@@ -481,10 +461,10 @@ class Interpreter {
                        results_.size(), operands.size()));
     }
     for (size_t i = 0; i < operands.size(); ++i) {
-      char c = info.has_signature                ? info.result_types[i]
-               : (operands[i] & kRefRegisterBit) ? 'r'
-                                                 : 'i';
-      results_[i] = Box(f, operands[i], c);
+      CconvType type = info.cconv != nullptr             ? info.results[i].type
+                       : (operands[i] & kRefRegisterBit) ? CconvType::kRef
+                                                         : CconvType::kI32;
+      results_[i] = Box(f, operands[i], type);
     }
     return Status::Ok();
   }
@@ -503,7 +483,7 @@ class Interpreter {
             ReadRef(f.refs.data(), source);
       } else {
         caller.i32[destination] = f.i32[source];
-        if (IsWideChar(info.result_types[i])) {
+        if (IsWideCconvType(info.results[i].type)) {
           caller.i32[destination + 1] = f.i32[source + 1];
         }
       }

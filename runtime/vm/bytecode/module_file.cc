@@ -122,12 +122,12 @@ Status CheckCallingConvention(StringWork& work, std::string_view cconv,
       bool needed,
       work.Needs(cconv, StringWork::kCallingConvention, what, index));
   if (!needed) return Status();  // the same string passed before
-  Result<CallingConvention> parsed = ParseCallingConvention(cconv);
-  if (!parsed.ok()) {
+  const CconvSyntax syntax = CheckCallingConventionSyntax(cconv);
+  if (!syntax.ok()) {
     return MakeStatus(StatusCode::kInvalidArgument,
                       "%s[%zu] has an invalid calling convention '%s': %s",
                       what, index, Printable(cconv).c_str(),
-                      std::string(parsed.status().message()).c_str());
+                      std::string(CconvSyntaxStatus(syntax).message()).c_str());
   }
   return Status();
 }

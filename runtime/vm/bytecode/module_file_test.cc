@@ -508,15 +508,5 @@ TEST(ModuleFile, MissingFileIsNotFound) {
             std::string::npos);
 }
 
-TEST(CallingConvention, ParsesSpansAndVoid) {
-  auto cconv = ParseCallingConvention("0rIrrCrIID_v");
-  ASSERT_TRUE(cconv.ok());
-  EXPECT_EQ(cconv->arguments, "rIrrCrIID");
-  EXPECT_EQ(cconv->results, "");
-  auto empty = ParseCallingConvention("0v_v");
-  ASSERT_TRUE(empty.ok());
-  EXPECT_TRUE(empty->arguments.empty());
-}
-
 }  // namespace
 }  // namespace ember::vm::bytecode

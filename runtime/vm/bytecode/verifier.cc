@@ -24,6 +24,7 @@
 #include "runtime/base/string_identity.h"
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/opcode_table.h"
+#include "runtime/vm/calling_convention.h"
 
 namespace ember::vm::bytecode {
 namespace {
@@ -102,15 +103,15 @@ const char* OperandTypeName(OperandType type) {
   return "none";
 }
 
-OperandType OperandTypeOfCconvChar(char c) {
-  switch (c) {
-    case 'i': return OperandType::kI32;
-    case 'I': return OperandType::kI64;
-    case 'f': return OperandType::kF32;
-    case 'F': return OperandType::kF64;
-    case 'r': return OperandType::kRef;
+OperandType OperandTypeOfCconv(CconvType type) {
+  switch (type) {
+    case CconvType::kI32: return OperandType::kI32;
+    case CconvType::kI64: return OperandType::kI64;
+    case CconvType::kF32: return OperandType::kF32;
+    case CconvType::kF64: return OperandType::kF64;
+    case CconvType::kRef: return OperandType::kRef;
+    default: return OperandType::kNone;
   }
-  return OperandType::kNone;
 }
 
 // The width in bytes of the primitive global an instruction accesses: the
@@ -130,50 +131,25 @@ uint32_t GlobalAccessWidth(const DecodedInstruction& instruction) {
   return 0;
 }
 
-// Facts about one cconv string that the checks need, worked out once per
-// module (ModuleVerifier) so that no check costs more than the instruction
-// or function it is about, however long the string.
+// A cconv string as the checks need it, parsed once per module
+// (ModuleVerifier) so that no check costs more than the instruction or
+// function it is about, however long the string. An absent cconv is a valid
+// one without arguments or results.
 struct CconvInfo {
   // Whether the string parses; the parse error otherwise.
   Status status;
-  std::string_view arguments;  // empty for "v" or an absent cconv
-  std::string_view results;
-  bool arguments_have_span = false;
-  bool results_have_span = false;
-  // Registers the arguments take when packed per bank in order (an i64/f64
-  // rounds the int slot up to even and takes two). Meaningful without spans.
-  uint64_t int_slots = 0;
-  uint64_t ref_slots = 0;
-  // The offset in `arguments` of the 'D' closing each span, in order, so a
-  // variadic call's check can step over a span's body in O(1).
-  std::vector<uint32_t> span_ends;
+  CallingConvention cconv;
 };
 
 CconvInfo AnalyzeCconv(std::string_view cconv) {
   CconvInfo info;
-  if (cconv.empty()) return info;  // absent: no arguments, no results
+  if (cconv.empty()) return info;
   Result<CallingConvention> parsed = ParseCallingConvention(cconv);
   if (!parsed.ok()) {
     info.status = parsed.status();
     return info;
   }
-  info.arguments = parsed->arguments;
-  info.results = parsed->results;
-  for (size_t i = 0; i < info.arguments.size(); ++i) {
-    switch (info.arguments[i]) {
-      case 'i':
-      case 'f': ++info.int_slots; break;
-      case 'I':
-      case 'F':
-        info.int_slots = ((info.int_slots + 1) & ~uint64_t{1}) + 2;
-        break;
-      case 'r': ++info.ref_slots; break;
-      case 'C': info.arguments_have_span = true; break;
-      case 'D': info.span_ends.push_back(static_cast<uint32_t>(i)); break;
-      default: break;  // the parser admits nothing else
-    }
-  }
-  info.results_have_span = info.results.find('C') != std::string_view::npos;
+  info.cconv = std::move(*parsed);
   return info;
 }
 
@@ -267,14 +243,14 @@ class FunctionVerifier {
   Status VerifyReturn(const DecodedInstruction& instruction);
   // Checks `list` against the value types `types` (one cconv side without
   // spans), for the list called `what`.
-  Status CheckListAgainstTypes(const RegisterList& list, std::string_view types,
+  Status CheckListAgainstTypes(const RegisterList& list, const CconvSide& types,
                                bool is_results, const char* what,
                                const CconvOwner& owner);
   Status CheckVariadicArguments(const RegisterList& list,
                                 const DecodedField& segments,
                                 const CconvInfo& cconv,
                                 const CconvOwner& owner);
-  Status CheckCconvValue(char type, uint16_t raw, bool is_results,
+  Status CheckCconvValue(CconvType type, uint16_t raw, bool is_results,
                          const char* what, size_t index,
                          const CconvOwner& owner);
 
@@ -376,23 +352,25 @@ Status FunctionVerifier::VerifySignature() {
                 std::string(info.status.message()).c_str());
   }
   own_cconv_ = &info;
-  if (info.arguments_have_span) {
+  const CconvSide& arguments = info.cconv.arguments;
+  if (arguments.has_span) {
     return Fail(
         "internal functions cannot take variadic arguments "
         "(cconv '%s')",
         Printable(cconv).c_str());
   }
-  if (info.results_have_span) {
+  if (info.cconv.results.has_span) {
     return Fail("results cannot be variadic (cconv '%s')",
                 Printable(cconv).c_str());
   }
-  if (info.int_slots > i32_count_ || info.ref_slots > ref_count_) {
+  if (arguments.i32_registers > i32_count_ ||
+      arguments.ref_registers > ref_count_) {
     return Fail(
         "arguments need %llu int and %llu ref registers but the function "
         "has %u and %u (cconv '%s')",
-        static_cast<unsigned long long>(info.int_slots),
-        static_cast<unsigned long long>(info.ref_slots), i32_count_, ref_count_,
-        Printable(cconv).c_str());
+        static_cast<unsigned long long>(arguments.i32_registers),
+        static_cast<unsigned long long>(arguments.ref_registers), i32_count_,
+        ref_count_, Printable(cconv).c_str());
   }
   return Status();
 }
@@ -777,21 +755,21 @@ Status FunctionVerifier::VerifyCall(const DecodedInstruction& instruction) {
     EMBER_RETURN_IF_ERROR(
         CheckVariadicArguments(operands->list, *segments, cconv, owner));
   } else {
-    if (cconv.arguments_have_span) {
+    if (cconv.cconv.arguments.has_span) {
       return Fail(
           "callee %s takes variadic arguments; it must be called with "
           "vm.call.variadic",
           Describe(owner).c_str());
     }
-    EMBER_RETURN_IF_ERROR(CheckListAgainstTypes(operands->list, cconv.arguments,
-                                                /*is_results=*/false, "operand",
-                                                owner));
+    EMBER_RETURN_IF_ERROR(
+        CheckListAgainstTypes(operands->list, cconv.cconv.arguments,
+                              /*is_results=*/false, "operand", owner));
   }
-  if (cconv.results_have_span) {
+  if (cconv.cconv.results.has_span) {
     return Fail("callee %s has variadic results, which calls cannot receive",
                 Describe(owner).c_str());
   }
-  return CheckListAgainstTypes(results->list, cconv.results,
+  return CheckListAgainstTypes(results->list, cconv.cconv.results,
                                /*is_results=*/true, "result", owner);
 }
 
@@ -803,30 +781,30 @@ Status FunctionVerifier::VerifyReturn(const DecodedInstruction& instruction) {
   if (!operands) return Fail("opcode table describes a return without a list");
   const CconvOwner owner{CconvOwner::Kind::kOwnResults,
                          static_cast<uint32_t>(ordinal_), own_cconv_text_};
-  const std::string_view results = own_cconv_->results;
+  const CconvSide& results = own_cconv_->cconv.results;
   if (operands->list.size() != results.size()) {
     return Fail("returns %u value(s) but %s has %zu", operands->list.size(),
                 Describe(owner).c_str(), results.size());
   }
   for (uint16_t i = 0; i < operands->list.size(); ++i) {
-    EMBER_RETURN_IF_ERROR(CheckCconvValue(results[i], operands->list[i],
+    EMBER_RETURN_IF_ERROR(CheckCconvValue(results[i].type, operands->list[i],
                                           /*is_results=*/false,
                                           "returned value", i, owner));
   }
   return Status();
 }
 
-Status FunctionVerifier::CheckCconvValue(char type, uint16_t raw,
+Status FunctionVerifier::CheckCconvValue(CconvType type, uint16_t raw,
                                          bool is_results, const char* what,
                                          size_t index,
                                          const CconvOwner& owner) {
-  const OperandType value_type = OperandTypeOfCconvChar(type);
+  const OperandType value_type = OperandTypeOfCconv(type);
   if (value_type == OperandType::kNone) {
     return Fail("%s has unsupported cconv character '%c'",
-                Describe(owner).c_str(), type);
+                Describe(owner).c_str(), CconvChar(type));
   }
   auto label = [&] {
-    return StringPrintf("%s %zu ('%c' of %s)", what, index, type,
+    return StringPrintf("%s %zu ('%c' of %s)", what, index, CconvChar(type),
                         Describe(owner).c_str());
   };
   // A ref passed as an argument or returned may be moved; a call's result
@@ -835,7 +813,7 @@ Status FunctionVerifier::CheckCconvValue(char type, uint16_t raw,
 }
 
 Status FunctionVerifier::CheckListAgainstTypes(const RegisterList& list,
-                                               std::string_view types,
+                                               const CconvSide& types,
                                                bool is_results,
                                                const char* what,
                                                const CconvOwner& owner) {
@@ -845,7 +823,7 @@ Status FunctionVerifier::CheckListAgainstTypes(const RegisterList& list,
   }
   for (uint16_t i = 0; i < list.size(); ++i) {
     EMBER_RETURN_IF_ERROR(
-        CheckCconvValue(types[i], list[i], is_results, what, i, owner));
+        CheckCconvValue(types[i].type, list[i], is_results, what, i, owner));
   }
   return Status();
 }
@@ -853,16 +831,16 @@ Status FunctionVerifier::CheckListAgainstTypes(const RegisterList& list,
 // A variadic call's operands: the segment list has one entry per top-level
 // argument (-1 for a plain value, n >= 0 tuples for a span), and the operand
 // list is exactly what those expand to. Each step consumes a segment or an
-// operand, and spans are stepped over through CconvInfo::span_ends, so this
+// operand, and spans are stepped over through their CconvSlot pairing, so this
 // is O(segments + operands) however long the callee's cconv.
 Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
                                                 const DecodedField& segments,
                                                 const CconvInfo& cconv,
                                                 const CconvOwner& owner) {
-  const std::string_view types = cconv.arguments;
+  const CconvSide& types = cconv.cconv.arguments;
   size_t segment = 0;
   size_t operand = 0;
-  auto take = [&](char type) -> Status {
+  auto take = [&](CconvType type) -> Status {
     if (operand >= list.size()) {
       return Fail(
           "passes %u operand register(s) but the segment sizes of %s "
@@ -875,20 +853,14 @@ Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
     return status;
   };
   size_t position = 0;
-  size_t span = 0;
   while (position < types.size()) {
     if (segment >= segments.list.size()) {
       return Fail("has %u segment size(s) but %s has more top-level arguments",
                   segments.list.size(), Describe(owner).c_str());
     }
     const int16_t size = segments.segment_size(segment);
-    if (types[position] == 'C') {
-      if (span >= cconv.span_ends.size() || cconv.span_ends[span] <= position) {
-        return Fail("%s has an unterminated span", Describe(owner).c_str());
-      }
-      const size_t end = cconv.span_ends[span++];
-      const std::string_view body =
-          types.substr(position + 1, end - position - 1);
+    if (types[position].type == CconvType::kSpanBegin) {
+      const size_t end = types[position].ordinal;
       if (size < 0) {
         return Fail(
             "segment %zu is %d, but argument %zu of %s is a span and "
@@ -896,7 +868,9 @@ Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
             segment, size, segment, Describe(owner).c_str());
       }
       for (int16_t tuple = 0; tuple < size; ++tuple) {
-        for (char c : body) EMBER_RETURN_IF_ERROR(take(c));
+        for (size_t b = position + 1; b < end; ++b) {
+          EMBER_RETURN_IF_ERROR(take(types[b].type));
+        }
       }
       position = end + 1;
     } else {
@@ -909,7 +883,7 @@ Status FunctionVerifier::CheckVariadicArguments(const RegisterList& list,
             "value and needs -1 (or 1)",
             segment, size, segment, Describe(owner).c_str());
       }
-      EMBER_RETURN_IF_ERROR(take(types[position]));
+      EMBER_RETURN_IF_ERROR(take(types[position].type));
       ++position;
     }
     ++segment;

@@ -429,7 +429,7 @@ TEST(VerifierTest, BadFunctionOrdinal) {
 int CconvArgumentCount(std::string_view cconv) {
   auto parsed = ParseCallingConvention(cconv);
   if (!parsed.ok()) return -1;
-  if (parsed->arguments.find('C') != std::string_view::npos) return -1;
+  if (parsed->arguments.has_span) return -1;
   return static_cast<int>(parsed->arguments.size());
 }
 
