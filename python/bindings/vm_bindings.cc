@@ -6,10 +6,9 @@
 // Py_buffer export until the last user of the module lets go; the release
 // runs under the GIL whichever thread drops the last reference.
 //
-// A VmInstance owns a frozen vm::Instance; each VmModule remembers the
-// instance it was loaded with and makes its executable
-// vm::bytecode::BytecodeModule from it when a context first links it
-// (vm_bindings.h explains why late).
+// A VmInstance owns a frozen vm::Instance; a VmModule is a vm::Module, and
+// loading a bytecode file makes its vm::bytecode::BytecodeModule against the
+// instance (vm_bindings.h).
 #include "python/bindings/vm_bindings.h"
 
 #include <nanobind/nanobind.h>
@@ -26,26 +25,12 @@
 #include "runtime/base/byte_storage.h"
 #include "runtime/vm/bytecode/module_dump.h"
 #include "runtime/vm/bytecode/module_file.h"
+#include "runtime/vm/provisional_hal_types.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace ember::python {
-
-Result<std::shared_ptr<vm::bytecode::BytecodeModule>>
-LoadedModule::Executable() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!executable_) {
-    EMBER_ASSIGN_OR_RETURN(
-        executable_, vm::bytecode::BytecodeModule::Create(instance_, file_));
-  }
-  return executable_;
-}
-
-std::shared_ptr<vm::bytecode::BytecodeModule> LoadedModule::ExecutableIfMade() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return executable_;
-}
 
 namespace {
 
@@ -99,16 +84,23 @@ nb::object MemoryViewOf(std::shared_ptr<const ByteStorage> storage) {
 VmModule LoadStorage(VmInstance* instance,
                      std::shared_ptr<const ByteStorage> storage,
                      nb::object blob) {
-  Result<std::shared_ptr<const bytecode::ModuleFile>> file =
+  Result<std::shared_ptr<vm::bytecode::BytecodeModule>> loaded =
       InternalError("not loaded");
   {
     nb::gil_scoped_release release;
-    file = bytecode::ModuleFile::Load(std::move(storage));
+    loaded = [&]() -> Result<std::shared_ptr<vm::bytecode::BytecodeModule>> {
+      EMBER_ASSIGN_OR_RETURN(std::shared_ptr<const bytecode::ModuleFile> file,
+                             bytecode::ModuleFile::Load(std::move(storage)));
+      return vm::bytecode::BytecodeModule::Create(instance->instance,
+                                                  std::move(file));
+    }();
   }
+  std::shared_ptr<vm::bytecode::BytecodeModule> bytecode_module =
+      Unwrap(std::move(loaded), "cannot load VmModule");
   VmModule module;
-  module.loaded = std::make_shared<LoadedModule>(
-      instance->instance, Unwrap(std::move(file), "cannot load VmModule"));
-  module.blob = blob.is_valid() ? blob : MemoryViewOf(module.file().storage());
+  module.blob =
+      blob.is_valid() ? blob : MemoryViewOf(bytecode_module->file().storage());
+  module.module = std::move(bytecode_module);
   return module;
 }
 
@@ -210,34 +202,43 @@ VmModule MMap(VmInstance* instance, const std::string& path,
   return module;
 }
 
-std::string_view FunctionName(const VmFunction& function) {
-  const bytecode::ModuleDef& def = function.file().def();
-  switch (function.linkage) {
-    case Linkage::kExport:
-    case Linkage::kExportOptional:
-      return def.exported_functions[function.ordinal].local_name;
-    case Linkage::kImport:
-    case Linkage::kImportOptional:
-      return def.imported_functions[function.ordinal].full_name;
-    case Linkage::kInternal:
-      return function.file().FunctionDebugName(function.ordinal);
-  }
-  return {};
+bool IsExport(Linkage linkage) {
+  return linkage == Linkage::kExport || linkage == Linkage::kExportOptional;
+}
+bool IsImport(Linkage linkage) {
+  return linkage == Linkage::kImport || linkage == Linkage::kImportOptional;
 }
 
-const bytecode::FunctionSignatureDef& FunctionSignature(
-    const VmFunction& function) {
-  const bytecode::ModuleDef& def = function.file().def();
-  switch (function.linkage) {
-    case Linkage::kExport:
-    case Linkage::kExportOptional:
-      return function.file().ExportSignature(function.ordinal);
-    case Linkage::kImport:
-    case Linkage::kImportOptional:
-      return def.imported_functions[function.ordinal].signature;
-    case Linkage::kInternal: break;
+// A bytecode module's file, or null for another kind.
+const bytecode::ModuleFile* FileOf(const vm::Module& module) {
+  auto* bytecode_module =
+      dynamic_cast<const vm::bytecode::BytecodeModule*>(&module);
+  return bytecode_module ? &bytecode_module->file() : nullptr;
+}
+
+std::string_view FunctionName(const VmFunction& function) {
+  if (IsExport(function.linkage)) {
+    return function.module->export_info(function.ordinal).name;
   }
-  return def.function_signatures[function.ordinal];
+  if (IsImport(function.linkage)) {
+    return function.module->import_info(function.ordinal).full_name;
+  }
+  const bytecode::ModuleFile* file = FileOf(*function.module);
+  return file ? file->FunctionDebugName(function.ordinal) : std::string_view();
+}
+
+std::string_view CallingConventionOf(const VmFunction& function) {
+  if (IsExport(function.linkage)) {
+    return function.module->export_info(function.ordinal).calling_convention;
+  }
+  if (IsImport(function.linkage)) {
+    return function.module->import_info(function.ordinal).calling_convention;
+  }
+  const bytecode::ModuleFile* file = FileOf(*function.module);
+  return file ? file->def()
+                    .function_signatures[function.ordinal]
+                    .calling_convention
+              : std::string_view();
 }
 
 nb::str Str(std::string_view text) {
@@ -249,7 +250,23 @@ nb::str Str(std::string_view text) {
 
 nb::dict Reflection(const VmFunction& function) {
   nb::dict dict;
-  for (const bytecode::AttrDef& attr : FunctionSignature(function).attrs) {
+  if (IsExport(function.linkage)) {
+    for (const vm::ReflectionAttr& attr :
+         function.module->export_info(function.ordinal).attrs) {
+      dict[Str(attr.key)] = Str(attr.value);
+    }
+    return dict;
+  }
+  // The Module interface carries no import or internal attributes; a
+  // bytecode file does.
+  const bytecode::ModuleFile* file = FileOf(*function.module);
+  if (file == nullptr) return dict;
+  const bytecode::ModuleDef& def = file->def();
+  const bytecode::FunctionSignatureDef& signature =
+      IsImport(function.linkage)
+          ? def.imported_functions[function.ordinal].signature
+          : def.function_signatures[function.ordinal];
+  for (const bytecode::AttrDef& attr : signature.attrs) {
     dict[Str(attr.key)] = Str(attr.value);
   }
   return dict;
@@ -263,23 +280,21 @@ std::optional<VmFunction> LookupFunction(VmModule& module,
     CheckStatus(InvalidArgumentError("function name required for query"),
                 "cannot look up function");
   }
-  const bytecode::ModuleDef& def = module.file().def();
+  vm::Module& target = *module.module;
   switch (linkage) {
     case Linkage::kExport:
     case Linkage::kExportOptional: {
-      int ordinal = module.file().FindExport(name);
-      if (ordinal < 0) return std::nullopt;
-      return VmFunction{module.loaded, linkage, static_cast<uint32_t>(ordinal)};
+      std::optional<vm::Function> found = target.LookupExport(name);
+      if (!found) return std::nullopt;
+      return VmFunction{module.module, linkage, found->ordinal};
     }
     case Linkage::kImport:
     case Linkage::kImportOptional:
-      for (size_t i = 0; i < def.imported_functions.size(); ++i) {
-        const bytecode::ImportFunctionDef& import = def.imported_functions[i];
+      for (size_t i = 0; i < target.import_count(); ++i) {
+        const vm::ImportInfo import = target.import_info(i);
         if (import.full_name == name) {
-          Linkage actual = (import.flags & bytecode::kLinkOptional)
-                               ? Linkage::kImportOptional
-                               : linkage;
-          return VmFunction{module.loaded, actual, static_cast<uint32_t>(i)};
+          Linkage actual = import.optional ? Linkage::kImportOptional : linkage;
+          return VmFunction{module.module, actual, static_cast<uint32_t>(i)};
         }
       }
       return std::nullopt;
@@ -302,8 +317,9 @@ void BindVm(nb::module_& m) {
 
   nb::class_<VmInstance>(m, "VmInstance").def("__init__", [](VmInstance* self) {
     std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
-    // Nothing beyond the builtin vm.buffer / vm.list to register yet;
-    // the HAL layer will add its types here before freezing.
+    // The hal module will register its own types here, before freezing.
+    CheckStatus(vm::RegisterProvisionalHalTypes(*instance),
+                "cannot create VmInstance");
     instance->Freeze();
     new (self) VmInstance{std::move(instance)};
   });
@@ -316,14 +332,13 @@ void BindVm(nb::module_& m) {
       .def_prop_ro("name",
                    [](const VmFunction& f) { return Str(FunctionName(f)); })
       .def_prop_ro("module_name",
-                   [](const VmFunction& f) { return Str(f.file().name()); })
+                   [](const VmFunction& f) { return Str(f.module->name()); })
       .def_prop_ro("reflection", &Reflection)
       .def("__repr__", [](const VmFunction& f) {
         std::string repr = "<VmFunction ";
         repr += nb::cast<std::string>(Str(FunctionName(f)));
         repr += "(";
-        repr +=
-            nb::cast<std::string>(Str(FunctionSignature(f).calling_convention));
+        repr += nb::cast<std::string>(Str(CallingConventionOf(f)));
         repr += "), reflection = ";
         repr += nb::cast<std::string>(nb::repr(Reflection(f)));
         repr += ">";
@@ -347,19 +362,18 @@ void BindVm(nb::module_& m) {
       .def_static("mmap", &MMap, "instance"_a, "filepath"_a,
                   "destroy_callback"_a = nb::none(),
                   "Maps a module file read-only and loads it in place.")
-      .def_prop_ro("name",
-                   [](const VmModule& self) { return Str(self.file().name()); })
-      .def_prop_ro("version",
-                   [](const VmModule& self) { return self.file().version(); })
       .def_prop_ro(
-          "function_names",
-          [](const VmModule& self) {
-            nb::list names;
-            for (const auto& e : self.file().def().exported_functions) {
-              names.append(Str(e.local_name));
-            }
-            return names;
-          })
+          "name", [](const VmModule& self) { return Str(self.module->name()); })
+      .def_prop_ro("version",
+                   [](const VmModule& self) { return self.module->version(); })
+      .def_prop_ro("function_names",
+                   [](const VmModule& self) {
+                     nb::list names;
+                     for (size_t i = 0; i < self.module->export_count(); ++i) {
+                       names.append(Str(self.module->export_info(i).name));
+                     }
+                     return names;
+                   })
       .def_prop_ro("stashed_flatbuffer_blob",
                    [](const VmModule& self) { return self.blob; })
       .def("lookup_function", &LookupFunction, "name"_a,
@@ -367,20 +381,26 @@ void BindVm(nb::module_& m) {
       .def(
           "dump",
           [](const VmModule& self, bool json, bool verbose) {
-            if (json) return bytecode::DumpModuleJson(self.file());
-            return bytecode::DumpModuleText(self.file(), {verbose});
+            const bytecode::ModuleFile* file = FileOf(*self.module);
+            if (file == nullptr) {
+              throw nb::type_error(
+                  ("module '" + std::string(self.module->name()) +
+                   "' is not a bytecode module; only those can be dumped")
+                      .c_str());
+            }
+            if (json) return bytecode::DumpModuleJson(*file);
+            return bytecode::DumpModuleText(*file, {verbose});
           },
           "json"_a = false, "verbose"_a = false,
           "The module's structure as text (or JSON), as ember-dump-module "
           "prints it.")
       .def("__repr__", [](const VmModule& self) {
         std::string repr = "<VmModule ";
-        repr += nb::cast<std::string>(Str(self.file().name()));
+        repr += nb::cast<std::string>(Str(self.module->name()));
         repr += " : [";
-        const auto& exports = self.file().def().exported_functions;
-        for (size_t i = 0; i < exports.size(); ++i) {
+        for (size_t i = 0; i < self.module->export_count(); ++i) {
           if (i) repr += ", ";
-          repr += nb::cast<std::string>(Str(exports[i].local_name));
+          repr += nb::cast<std::string>(Str(self.module->export_info(i).name));
         }
         repr += "]>";
         return repr;

@@ -21,13 +21,13 @@
 //
 // The GIL and threads. The argument and result lists are read and written
 // with the GIL held, like every other VmVariantList operation; the call
-// itself, module registration (which runs `__init`) and making a module's
-// executable form run with the GIL released. A vm::Context must not be
-// entered by two threads at once, so each VmContext carries a mutex that
-// invoke and register_modules hold around the core call: two Python threads
-// that share a context are serialised instead of racing (upstream takes no
-// lock and races). The mutex is only ever taken after the GIL was released,
-// and the GIL is never taken while holding it, so the two cannot deadlock.
+// itself and module registration (which runs `__init`) run with the GIL
+// released. A vm::Context must not be entered by two threads at once, so
+// each VmContext carries a mutex that invoke and register_modules hold
+// around the core call: two Python threads that share a context are
+// serialised instead of racing (upstream takes no lock and races). The
+// mutex is only ever taken after the GIL was released, and the GIL is never
+// taken while holding it, so the two cannot deadlock.
 // For parallelism, give each thread its own context; modules and the
 // instance are shared freely.
 #include <nanobind/nanobind.h>
@@ -68,33 +68,29 @@ struct VmContext {
   int id = 0;
 };
 
-std::vector<std::shared_ptr<LoadedModule>> LoadedModules(
+std::vector<std::shared_ptr<vm::Module>> ModulesOf(
     const std::vector<VmModule*>& modules) {
-  std::vector<std::shared_ptr<LoadedModule>> loaded;
+  std::vector<std::shared_ptr<vm::Module>> loaded;
   loaded.reserve(modules.size());
   for (const VmModule* module : modules) {
     if (module == nullptr) throw nb::type_error("modules must be VmModules");
-    loaded.push_back(module->loaded);
+    loaded.push_back(module->module);
   }
   return loaded;
 }
 
 // Links `modules` in order. Runs without the GIL, under the context's mutex.
 // Modules before a failing one stay registered (as in IREE).
-Status RegisterLocked(
-    vm::Context& context,
-    const std::vector<std::shared_ptr<LoadedModule>>& modules) {
-  for (const std::shared_ptr<LoadedModule>& module : modules) {
-    EMBER_ASSIGN_OR_RETURN(
-        std::shared_ptr<vm::bytecode::BytecodeModule> executable,
-        module->Executable());
-    EMBER_RETURN_IF_ERROR(context.RegisterModule(std::move(executable)));
+Status RegisterLocked(vm::Context& context,
+                      const std::vector<std::shared_ptr<vm::Module>>& modules) {
+  for (const std::shared_ptr<vm::Module>& module : modules) {
+    EMBER_RETURN_IF_ERROR(context.RegisterModule(module));
   }
   return Status::Ok();
 }
 
 void Register(VmContext& self,
-              const std::vector<std::shared_ptr<LoadedModule>>& modules,
+              const std::vector<std::shared_ptr<vm::Module>>& modules,
               const char* error_context) {
   Status status;
   {
@@ -109,8 +105,8 @@ void Init(VmContext* self, VmInstance* instance,
           std::optional<std::vector<VmModule*>> modules) {
   if (instance == nullptr)
     throw nb::type_error("instance must be a VmInstance");
-  std::vector<std::shared_ptr<LoadedModule>> loaded;
-  if (modules) loaded = LoadedModules(*modules);
+  std::vector<std::shared_ptr<vm::Module>> loaded;
+  if (modules) loaded = ModulesOf(*modules);
   // Link before constructing `self`: nanobind does not destroy an instance
   // whose __init__ threw, so nothing may be owned by it yet. No other thread
   // can see this context, so no lock is needed.
@@ -136,7 +132,7 @@ void RegisterModules(VmContext& self, std::vector<VmModule*> modules) {
                     "modules after creation"),
                 "Error registering modules");
   }
-  Register(self, LoadedModules(modules), "Error registering modules");
+  Register(self, ModulesOf(modules), "Error registering modules");
 }
 
 // The cconv characters of the arguments and results of `function`, which
@@ -149,9 +145,8 @@ Result<vm::CallingConvention> ExportCallingConvention(
         "only exported functions can be invoked (got linkage " +
         std::to_string(static_cast<int>(function.linkage)) + ")");
   }
-  const bytecode::FunctionSignatureDef& signature =
-      function.file().ExportSignature(function.ordinal);
-  return vm::ParseCallingConvention(signature.calling_convention);
+  return vm::ParseCallingConvention(
+      function.module->export_info(function.ordinal).calling_convention);
 }
 
 // Reads the call's arguments out of `inputs` (see the top of the file).
@@ -188,18 +183,16 @@ Status MarshalArguments(const vm::CconvSide& types, const vm::List& inputs,
 Result<std::vector<vm::Variant>> InvokeLocked(
     VmContext& self, const VmFunction& function,
     std::vector<vm::Variant>& arguments) {
-  std::shared_ptr<vm::bytecode::BytecodeModule> module =
-      function.loaded->ExecutableIfMade();
+  vm::Module* module = function.module.get();
   std::lock_guard<std::mutex> lock(self.mutex);
-  if (module == nullptr || self.context->FindState(module.get()) == nullptr) {
-    std::string_view name = function.file().name();
+  if (self.context->FindState(module) == nullptr) {
+    std::string_view name = module->name();
     return MakeStatus(StatusCode::kNotFound,
                       "the function's module '%.*s' is not registered in this "
                       "context",
                       static_cast<int>(name.size()), name.data());
   }
-  vm::Function target{module.get(), function.ordinal,
-                      vm::FunctionLinkage::kExport};
+  vm::Function target{module, function.ordinal, vm::FunctionLinkage::kExport};
   Result<std::vector<vm::Variant>> results =
       self.context->Invoke(target, arguments);
   // Drop the argument refs here, still without the GIL.

@@ -19,8 +19,8 @@
 // parameter per cconv argument:
 //   int32_t 'i', int64_t 'I', float 'f', double 'F',
 //   VmRef 'r' (any ref, possibly null), Ref<T> 'r' for a type with a
-//   `static const RefType& Type()` (null passes as null; a ref of another
-//   type is an INVALID_ARGUMENT), and
+//   RefType (ref.h's RefTypeTraits<T>; null passes as null; a ref of
+//   another type is an INVALID_ARGUMENT), and
 //   std::span<const std::tuple<Ts...>> for a variadic span 'C<Ts>D'.
 // It returns Status (no results), Result<T> (one result of the types
 // above, spans excepted) or Result<std::tuple<Ts...>> (several).
@@ -29,6 +29,12 @@
 // the caller is bytecode, but a host can call an export directly, so the
 // generated code checks every Variant's type and every span count again;
 // a bad call is an INVALID_ARGUMENT naming the export and the argument.
+//
+// Ref types. A module that introduces ref types (the hal module's
+// !hal.buffer, ...) lists their descriptors when it is made, and start-up
+// calls RegisterTypes(instance) before the instance is frozen, so that
+// bytecode naming those types resolves when it is loaded. The module need
+// not own the C++ types: it names them through RefTypeTraits.
 //
 // Thread safety: as Module. The state type is per Context, so export
 // functions may mutate it freely.
@@ -50,6 +56,7 @@
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
 #include "runtime/vm/calling_convention.h"
+#include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/module.h"
 #include "runtime/vm/ref.h"
@@ -81,11 +88,6 @@ constexpr auto Join(const std::array<char, Ns>&... parts) {
   return joined;
 }
 
-template <typename T, typename = void>
-struct HasRefType : std::false_type {};
-template <typename T>
-struct HasRefType<T, std::void_t<decltype(T::Type())>> : std::true_type {};
-
 template <typename T>
 struct TypeChars;
 template <>
@@ -110,8 +112,8 @@ struct TypeChars<VmRef> {
 };
 template <typename T>
 struct TypeChars<Ref<T>> {
-  static_assert(HasRefType<T>::value,
-                "Ref<T> parameters need T::Type() naming the ref type");
+  static_assert(HasRefType<T>,
+                "Ref<T> parameters need RefTypeTraits<T> naming the ref type");
   static constexpr std::array<char, 1> value{CconvChar(CconvType::kRef)};
 };
 template <typename... Ts>
@@ -221,9 +223,9 @@ class ArgumentReader {
       out.reset();
       return Status();
     }
-    if (!variant->ref().Is(T::Type())) {
-      return Mismatch("expected a ref of type " +
-                      std::string(T::Type().name()));
+    const RefType& type = RefTypeTraits<T>::type();
+    if (!variant->ref().Is(type)) {
+      return Mismatch("expected a ref of type " + std::string(type.name()));
     }
     out = variant->ref().template RetainAs<T>();
     return Status();
@@ -396,8 +398,9 @@ constexpr auto Export() {
 }
 
 // A module whose exports are C++ functions over a per-context `State`.
-// `make_state` builds a State for each Context. Native modules import
-// nothing.
+// `make_state` builds a State for each Context. `ref_types` are the ref types
+// the module introduces (static descriptors; see the top of the file).
+// Native modules import nothing.
 template <typename State>
 class NativeModule : public Module {
   static_assert(std::is_base_of_v<ModuleState, State>,
@@ -409,11 +412,27 @@ class NativeModule : public Module {
 
   NativeModule(std::string name, uint32_t version,
                std::vector<NativeExport<State>> exports,
-               StateFactory make_state)
+               StateFactory make_state,
+               std::vector<const RefType*> ref_types = {})
       : name_(std::move(name)),
         version_(version),
         exports_(std::move(exports)),
-        make_state_(std::move(make_state)) {}
+        make_state_(std::move(make_state)),
+        ref_types_(std::move(ref_types)) {}
+
+  std::span<const RefType* const> ref_types() const { return ref_types_; }
+
+  // Registers ref_types() with `instance`, which must not be frozen yet
+  // (FAILED_PRECONDITION otherwise, naming the type). Registering again is a
+  // no-op; a type whose name another descriptor holds is ALREADY_EXISTS.
+  Status RegisterTypes(Instance& instance) const {
+    for (const RefType* type : ref_types_) {
+      EMBER_RETURN_IF_ERROR(instance.RegisterType(*type),
+                            "registering the types of native module '%s'",
+                            name_.c_str());
+    }
+    return Status();
+  }
 
   std::string_view name() const override { return name_; }
   uint32_t version() const override { return version_; }
@@ -451,6 +470,7 @@ class NativeModule : public Module {
   uint32_t version_;
   std::vector<NativeExport<State>> exports_;
   StateFactory make_state_;
+  std::vector<const RefType*> ref_types_;
 };
 
 }  // namespace ember::vm

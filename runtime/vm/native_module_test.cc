@@ -1,6 +1,8 @@
 // Tests of the typed native-module API: cconvs derived from C++ signatures,
 // argument/result marshalling (values, refs, typed refs, variadic spans),
-// hostile host calls, and a bytecode module calling a native one.
+// hostile host calls, ref types a module brings (registered with the
+// instance, named through RefTypeTraits by a module that does not own the C++
+// type), and a bytecode module calling a native one.
 #include "runtime/vm/native_module.h"
 
 #include <gtest/gtest.h>
@@ -184,6 +186,137 @@ TEST_F(NativeModuleTest, HostileCallsAreRejectedCleanly) {
     ASSERT_FALSE(result.ok()) << count;
     EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
   }
+}
+
+// ---- ref types a native module brings ---------------------------------------
+
+}  // namespace
+}  // namespace ember::vm
+
+// A library type that knows nothing of the VM: no RefType, no Type().
+namespace gadgets {
+class Widget : public ember::RefCounted {
+ public:
+  explicit Widget(int size) : size_(size) {}
+  int size() const { return size_; }
+
+ private:
+  int size_;
+};
+}  // namespace gadgets
+
+// The bridge module (below) says which VM type a Widget travels as.
+template <>
+struct ember::vm::RefTypeTraits<gadgets::Widget> {
+  static const RefType& type() {
+    static const RefType descriptor("gadgets.widget");
+    return descriptor;
+  }
+};
+
+namespace ember::vm {
+namespace {
+
+static_assert(HasRefType<gadgets::Widget>);
+static_assert(HasRefType<Buffer> && HasRefType<List>);
+static_assert(!HasRefType<int>);
+
+struct WidgetState : ModuleState {};
+
+Result<Ref<gadgets::Widget>> MakeWidget(WidgetState&, int32_t size) {
+  return Ref<gadgets::Widget>::Adopt(new gadgets::Widget(size));
+}
+
+Result<int32_t> WidgetSize(WidgetState&, Ref<gadgets::Widget> widget) {
+  if (!widget) return InvalidArgumentError("null widget");
+  return widget->size();
+}
+
+std::shared_ptr<NativeModule<WidgetState>> MakeWidgetModule() {
+  return std::make_shared<NativeModule<WidgetState>>(
+      "gadgets", 1,
+      std::vector<NativeExport<WidgetState>>{
+          Export<"make", "0i_r", &MakeWidget>(),
+          Export<"size", "0r_i", &WidgetSize>(),
+      },
+      [](Context&) -> Result<std::unique_ptr<WidgetState>> {
+        return std::make_unique<WidgetState>();
+      },
+      std::vector<const RefType*>{&RefTypeTraits<gadgets::Widget>::type()});
+}
+
+TEST(NativeModuleTypesTest, RegisteredTypesResolveForModulesNamingThem) {
+  auto module = MakeWidgetModule();
+  const RefType& widget_type = RefTypeTraits<gadgets::Widget>::type();
+  ASSERT_EQ(module->ref_types().size(), 1u);
+
+  // Before registration nobody knows the name.
+  auto instance = Instance::Create();
+  auto unknown = instance->types().ResolveModuleTypeName("!gadgets.widget");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(unknown.status().ToString().find("!gadgets.widget"),
+            std::string::npos);
+
+  // Registered, then frozen: a module's type table entry resolves to the
+  // module's descriptor. Registering twice is harmless.
+  ASSERT_TRUE(module->RegisterTypes(*instance).ok());
+  ASSERT_TRUE(module->RegisterTypes(*instance).ok());
+  instance->Freeze();
+  EXPECT_EQ(instance->types().Lookup("gadgets.widget"), &widget_type);
+  auto resolved = instance->types().ResolveModuleTypeName("!gadgets.widget");
+  ASSERT_TRUE(resolved.ok()) << resolved.status().ToString();
+  EXPECT_EQ(*resolved, TypeDef::OfRef(widget_type));
+
+  // Marshalling goes through the trait both ways.
+  std::vector<std::shared_ptr<Module>> modules = {module};
+  auto context = Context::Create(instance, modules);
+  ASSERT_TRUE(context.ok()) << context.status().ToString();
+  auto make = (*context)->LookupFunction("gadgets.make");
+  auto size = (*context)->LookupFunction("gadgets.size");
+  ASSERT_TRUE(make.ok() && size.ok());
+  auto made =
+      (*context)->Invoke(*make, std::vector<Variant>{Variant(Value::I32(7))});
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  const VmRef& ref = (*made)[0].ref();
+  EXPECT_TRUE(ref.Is(widget_type));
+  ASSERT_NE(ref.As<gadgets::Widget>(), nullptr);
+  EXPECT_EQ(ref.As<gadgets::Widget>()->size(), 7);
+  auto sized = (*context)->Invoke(*size, std::vector<Variant>{(*made)[0]});
+  ASSERT_TRUE(sized.ok()) << sized.status().ToString();
+  EXPECT_EQ((*sized)[0].value().i32(), 7);
+
+  // A ref of another type is refused, naming the expected one.
+  auto buffer = Buffer::Allocate(8, 0, BufferAccess::kMutable);
+  ASSERT_TRUE(buffer.ok());
+  auto wrong = (*context)->Invoke(
+      *size, std::vector<Variant>{Variant(VmRef::Of(*buffer))});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_EQ(wrong.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.status().ToString().find("gadgets.widget"), std::string::npos)
+      << wrong.status().ToString();
+  EXPECT_EQ(VmRef::Of(*buffer).As<gadgets::Widget>(), nullptr);
+}
+
+TEST(NativeModuleTypesTest, RegisteringAfterFreezeFailsCleanly) {
+  auto module = MakeWidgetModule();
+  auto instance = Instance::Create();
+  instance->Freeze();
+  Status status = module->RegisterTypes(*instance);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.ToString().find("gadgets.widget"), std::string::npos)
+      << status.ToString();
+  EXPECT_NE(status.ToString().find("gadgets"), std::string::npos);
+  EXPECT_EQ(instance->types().Lookup("gadgets.widget"), nullptr);
+}
+
+TEST(NativeModuleTypesTest, ANameTakenByAnotherDescriptorIsRefused) {
+  static const RefType impostor("gadgets.widget");
+  auto instance = Instance::Create();
+  ASSERT_TRUE(instance->RegisterType(impostor).ok());
+  Status status = MakeWidgetModule()->RegisterTypes(*instance);
+  EXPECT_EQ(status.code(), StatusCode::kAlreadyExists);
 }
 
 }  // namespace

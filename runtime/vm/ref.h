@@ -19,6 +19,15 @@
 // start-up, and then it is frozen. A module naming an unregistered type fails
 // to load.
 //
+// Which RefType a C++ type travels as is a trait, RefTypeTraits<T>, not a
+// member of T: the HAL's buffer must not know the VM exists, so the module
+// that bridges the two says "hal::Buffer is !hal.buffer" by specialising the
+// trait. A type that does know the VM (vm.buffer, vm.list) may instead name
+// its descriptor as `static const RefType& Type()`, which the unspecialised
+// trait forwards to. Like any trait, a specialisation must be visible before
+// the first use of the type with VmRef or a native module, so a bridge
+// declares it in the header that users of its refs include.
+//
 // A TypeDef is what a module's type table entry resolves to: a value type, a
 // specific ref type, any ref, or "any" (`!vm.opaque`: anything at all). It is
 // the element type of a list and the type operand of typed ref instructions.
@@ -28,6 +37,7 @@
 // and may be shared freely.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -55,6 +65,27 @@ class RefType {
  private:
   std::string name_;
   uint32_t id_;
+};
+
+// The descriptor C++ type T travels as in a VmRef. Specialise it for a type
+// that cannot name its own (see the top of the file):
+//
+//   template <>
+//   struct ember::vm::RefTypeTraits<hal::Buffer> {
+//     static const RefType& type();
+//   };
+template <typename T>
+struct RefTypeTraits {
+  static const RefType& type() requires requires {
+    { T::Type() } -> std::same_as<const RefType&>;
+  }
+  { return T::Type(); }
+};
+
+// Whether T has a RefType, by either route.
+template <typename T>
+concept HasRefType = requires {
+  { RefTypeTraits<T>::type() } -> std::same_as<const RefType&>;
 };
 
 class TypeDef {
@@ -122,11 +153,10 @@ class VmRef {
     return *this;
   }
 
-  // For types that name their descriptor as `static const RefType& Type()`
-  // (Buffer, List).
-  template <typename T>
+  // A ref of `object` typed by RefTypeTraits<T>.
+  template <HasRefType T>
   static VmRef Of(Ref<T> object) {
-    return VmRef(Ref<RefCounted>(std::move(object)), T::Type());
+    return VmRef(Ref<RefCounted>(std::move(object)), RefTypeTraits<T>::type());
   }
 
   bool is_null() const { return type_ == nullptr; }
@@ -142,12 +172,12 @@ class VmRef {
   T* As(const RefType& type) const {
     return Is(type) ? static_cast<T*>(object_.get()) : nullptr;
   }
-  template <typename T>
+  template <HasRefType T>
   T* As() const {
-    return As<T>(T::Type());
+    return As<T>(RefTypeTraits<T>::type());
   }
   // As() plus a reference of the caller's own.
-  template <typename T>
+  template <HasRefType T>
   Ref<T> RetainAs() const {
     return Ref<T>::Retain(As<T>());
   }

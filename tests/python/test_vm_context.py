@@ -653,8 +653,8 @@ def test_module_state_is_per_context(corpus_by_name, erun, e_instance):
 
 
 def test_unlinkable_module_fails_at_link_time(erun, e_instance, sample_vmfb):
-    """A module whose ref types the instance does not know (the HAL sample;
-    Ember has no HAL yet) still loads; linking it reports the type."""
+    """A module that needs the hal module (the HAL sample; Ember has no hal
+    module yet) still loads; linking it reports what is missing."""
     module = erun.VmModule.copy_buffer(e_instance, sample_vmfb.read_bytes())
     assert module.lookup_function("simple_mul") is not None
     with pytest.raises(Exception, match="hal"):

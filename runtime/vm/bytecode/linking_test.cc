@@ -1,6 +1,7 @@
 // Context linking: dependencies, import resolution (names, cconvs, optional
 // imports), cross-module calls including variadic spans, __init/__deinit
-// order and the call-depth limit. Uses a tiny native module written here and
+// order, the call-depth limit, and type tables resolved against the types
+// that native modules register. Uses a tiny native module written here and
 // the vm_imports corpus program (tests/corpus/vm/imports.mlir).
 #include <gtest/gtest.h>
 
@@ -15,6 +16,8 @@
 #include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
+#include "runtime/vm/native_module.h"
+#include "runtime/vm/provisional_hal_types.h"
 
 namespace ember::vm::bytecode {
 namespace {
@@ -306,6 +309,110 @@ TEST(ContextTest, CallDepthIsLimited) {
   auto results = context.Invoke(*recurse, std::vector<Variant>{Value::I32(0)});
   EXPECT_EQ(results.status().code(), StatusCode::kResourceExhausted);
   EXPECT_EQ(context.call_depth(), 0);
+}
+
+// ---- type tables against registered types -----------------------------------
+
+// A corpus program compiled for a device: its type table names hal types.
+std::shared_ptr<const ModuleFile> LoadHalProgram(std::vector<uint8_t>* bytes) {
+  auto files = ember::testing::LoadCorpus("elementwise.embedded");
+  EXPECT_EQ(files.size(), 1u);
+  if (files.empty()) return nullptr;
+  if (bytes) *bytes = files[0].bytes;
+  auto file = ModuleFile::LoadCopy(files[0].bytes);
+  EXPECT_TRUE(file.ok()) << file.status().ToString();
+  return file.ok() ? *file : nullptr;
+}
+
+struct NoState : ModuleState {};
+
+TEST(TypeTableTest, TypesRegisteredByANativeModuleResolve) {
+  auto file = LoadHalProgram(nullptr);
+  ASSERT_TRUE(file);
+  // A stand-in for the hal module: it brings one descriptor per hal type
+  // the program names, and nothing else.
+  std::vector<std::unique_ptr<RefType>> descriptors;
+  std::vector<const RefType*> owned;
+  for (std::string_view name : file->def().types) {
+    if (!name.starts_with("!hal.")) continue;
+    descriptors.push_back(std::make_unique<RefType>(name.substr(1)));
+    owned.push_back(descriptors.back().get());
+  }
+  ASSERT_FALSE(owned.empty());
+  NativeModule<NoState> stand_in(
+      "hal", 1, {},
+      [](Context&) -> Result<std::unique_ptr<NoState>> {
+        return std::make_unique<NoState>();
+      },
+      owned);
+
+  // Unregistered, the first hal type is named in the error.
+  auto bare = FrozenInstance();
+  auto unresolved = BytecodeModule::Create(bare, file);
+  ASSERT_FALSE(unresolved.ok());
+  EXPECT_EQ(unresolved.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(unresolved.status().ToString().find("'!hal."), std::string::npos)
+      << unresolved.status().ToString();
+
+  auto instance = Instance::Create();
+  ASSERT_TRUE(stand_in.RegisterTypes(*instance).ok());
+  instance->Freeze();
+  auto module = BytecodeModule::Create(instance, file);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  size_t matched = 0;
+  for (size_t i = 0; i < file->def().types.size(); ++i) {
+    std::string_view name = file->def().types[i];
+    if (!name.starts_with("!hal.")) continue;
+    ASSERT_TRUE((*module)->types()[i].is_ref());
+    EXPECT_EQ((*module)->types()[i].ref_type(), owned[matched++]);
+  }
+}
+
+TEST(TypeTableTest, AWellFormedNameNobodyRegisteredFailsNamingIt) {
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(LoadHalProgram(&bytes));
+  // Rename the type-table string "!hal.fence" in place (same length, so the
+  // file stays valid): the file layer accepts the spelling, the instance
+  // does not know the name.
+  const std::string from = "!hal.fence";
+  const std::string to = "!hal.nonse";
+  std::vector<uint8_t> pattern = {static_cast<uint8_t>(from.size()), 0, 0, 0};
+  pattern.insert(pattern.end(), from.begin(), from.end());
+  auto at =
+      std::search(bytes.begin(), bytes.end(), pattern.begin(), pattern.end());
+  ASSERT_NE(at, bytes.end());
+  std::copy(to.begin(), to.end(), at + 4);
+  auto file = ModuleFile::LoadCopy(bytes);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+
+  auto instance = Instance::Create();
+  ASSERT_TRUE(RegisterProvisionalHalTypes(*instance).ok());
+  instance->Freeze();
+  auto module = BytecodeModule::Create(instance, *file);
+  ASSERT_FALSE(module.ok());
+  EXPECT_EQ(module.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(module.status().ToString().find("'!hal.nonse'"), std::string::npos)
+      << module.status().ToString();
+}
+
+// Until the hal module exists, the provisional hal types let a device
+// program be created; linking it then fails on the missing `hal` module.
+TEST(TypeTableTest, ProvisionalHalTypesLetHalProgramsLoad) {
+  auto file = LoadHalProgram(nullptr);
+  ASSERT_TRUE(file);
+  auto instance = Instance::Create();
+  ASSERT_TRUE(RegisterProvisionalHalTypes(*instance).ok());
+  instance->Freeze();
+  auto module = BytecodeModule::Create(instance, file);
+  ASSERT_TRUE(module.ok()) << module.status().ToString();
+  Context context(instance);
+  Status status = context.RegisterModule(*module);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.ToString().find("'hal'"), std::string::npos)
+      << status.ToString();
+  // A frozen instance takes no more.
+  EXPECT_EQ(RegisterProvisionalHalTypes(*instance).code(),
+            StatusCode::kFailedPrecondition);
 }
 
 }  // namespace

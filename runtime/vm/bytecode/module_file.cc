@@ -23,10 +23,14 @@ T LoadLE(const uint8_t* p) {
   return value;
 }
 
-// Value types and ref types a module may name in its type table. Ref types
-// are the VM's own and the HAL's; an unknown name would have no runtime
-// representation, so it fails the load (as in IREE).
-bool IsKnownTypeName(std::string_view name) {
+// Whether `name` is spelled as a type-table entry can be: a value type
+// ("i32"), or "!" and a dotted name of at least two identifiers with an
+// optional bracketed parameter ("!hal.buffer", "!vm.list<!vm.list<?>>").
+// Only the spelling is checked here. Which names exist is the business of the
+// Instance's TypeRegistry, where native modules register the types they own;
+// a well-formed name nobody registered fails when the module is created
+// against an instance (BytecodeModule::Create), naming the type.
+bool IsWellFormedTypeName(std::string_view name) {
   static constexpr std::string_view kValueTypes[] = {"i8",  "i16", "i32",
                                                      "i64", "f32", "f64"};
   for (std::string_view value_type : kValueTypes) {
@@ -34,21 +38,38 @@ bool IsKnownTypeName(std::string_view name) {
   }
   if (name.empty() || name[0] != '!') return false;
   name.remove_prefix(1);
-  if (name == "vm.opaque" || name == "vm.buffer" || name == "vm.list" ||
-      name.starts_with("vm.list<")) {
-    return true;
-  }
-  static constexpr std::string_view kHalTypes[] = {
-      "allocator",      "buffer", "buffer_view", "channel",
-      "command_buffer", "device", "event",       "executable",
-      "fence",          "file",   "semaphore"};
-  if (name.starts_with("hal.")) {
-    name.remove_prefix(4);
-    for (std::string_view hal_type : kHalTypes) {
-      if (name == hal_type) return true;
+  auto is_alpha = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+  };
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  size_t at = 0;
+  int identifiers = 0;
+  while (true) {
+    if (at >= name.size() || !is_alpha(name[at])) return false;
+    while (at < name.size() && (is_alpha(name[at]) || is_digit(name[at]))) {
+      ++at;
     }
+    ++identifiers;
+    if (at < name.size() && name[at] == '.') {
+      ++at;
+      continue;
+    }
+    break;
   }
-  return false;
+  if (identifiers < 2) return false;
+  if (at == name.size()) return true;
+  // A parameter: printable, with balanced angle brackets closing at the end.
+  if (name[at] != '<' || name.back() != '>' || name.size() - at < 3) {
+    return false;
+  }
+  int depth = 0;
+  for (size_t i = at; i < name.size(); ++i) {
+    const char c = name[i];
+    if (c < 0x20 || c > 0x7E) return false;
+    if (c == '<') ++depth;
+    if (c == '>' && --depth == 0 && i + 1 != name.size()) return false;
+  }
+  return depth == 0;
 }
 
 std::string Printable(std::string_view text) {
@@ -250,9 +271,9 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
   StringWork strings(archive.size());
 
   for (size_t i = 0; i < def.types.size(); ++i) {
-    if (!IsKnownTypeName(def.types[i])) {
+    if (!IsWellFormedTypeName(def.types[i])) {
       return InvalidArgumentError(
-          StringPrintf("types[%zu] '%s' is not a type Ember knows", i,
+          StringPrintf("types[%zu] '%s' is not a well-formed type name", i,
                        Printable(def.types[i]).c_str()));
     }
   }
