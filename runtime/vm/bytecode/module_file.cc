@@ -7,6 +7,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "runtime/base/endian.h"
+#include "runtime/base/printable.h"
 #include "runtime/base/string_identity.h"
 
 namespace ember::vm::bytecode {
@@ -15,13 +17,6 @@ namespace {
 constexpr uint32_t kZipLocalHeaderSignature = 0x04034B50u;
 constexpr size_t kZipLocalHeaderSize = 30;
 constexpr size_t kArchiveSegmentAlignment = 64;
-
-template <typename T>
-T LoadLE(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
 
 // Value types and ref types a module may name in its type table. Ref types
 // are the VM's own and the HAL's; an unknown name would have no runtime
@@ -49,15 +44,6 @@ bool IsKnownTypeName(std::string_view name) {
     }
   }
   return false;
-}
-
-std::string Printable(std::string_view text) {
-  std::string out;
-  for (char c : text.substr(0, 64)) {
-    out += (c >= 0x20 && c < 0x7F) ? c : '?';
-  }
-  if (text.size() > 64) out += "...";
-  return out;
 }
 
 // Bounds the work on strings that take time proportional to their length
