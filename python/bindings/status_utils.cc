@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "runtime/base/printable.h"
+
 namespace nb = nanobind;
 
 namespace ember::python {
@@ -25,8 +27,9 @@ namespace ember::python {
   // locations), which need not be UTF-8: invalid bytes become \xNN escapes
   // instead of replacing the error with a UnicodeDecodeError (which is what
   // iree.runtime 3.11 raises), and NUL bytes do not cut the message short.
+  const std::string escaped = Escaped(text, Escape::kInvalidUtf8);
   PyObject* message = PyUnicode_DecodeUTF8(
-      text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace");
+      escaped.data(), static_cast<Py_ssize_t>(escaped.size()), "strict");
   if (message == nullptr) {
     PyErr_Clear();
     message = PyUnicode_FromString("(error message could not be decoded)");

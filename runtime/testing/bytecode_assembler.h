@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/endian.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
 namespace ember::testing {
@@ -19,14 +20,8 @@ class BytecodeAssembler {
   uint32_t here() const { return static_cast<uint32_t>(bytes_.size()); }
 
   void U8(uint8_t value) { bytes_.push_back(value); }
-  void U16(uint16_t value) {
-    U8(static_cast<uint8_t>(value));
-    U8(static_cast<uint8_t>(value >> 8));
-  }
-  void U32(uint32_t value) {
-    U16(static_cast<uint16_t>(value));
-    U16(static_cast<uint16_t>(value >> 16));
-  }
+  void U16(uint16_t value) { Append(value); }
+  void U32(uint32_t value) { Append(value); }
   // Padding to an even offset (before a list).
   void Pad() {
     if (bytes_.size() % 2) U8(0);
@@ -107,6 +102,12 @@ class BytecodeAssembler {
   }
 
  private:
+  template <typename T>
+  void Append(T value) {
+    const size_t at = bytes_.size();
+    bytes_.resize(at + sizeof(T));
+    StoreLE(&bytes_[at], value);
+  }
   void Op(vm::bytecode::CoreOpcode op) { U8(static_cast<uint8_t>(op)); }
 
   std::vector<uint8_t> bytes_;

@@ -9,11 +9,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <span>
 #include <string_view>
 #include <vector>
+
+#include "runtime/base/endian.h"
 
 namespace ember::testing {
 
@@ -36,9 +37,9 @@ class FlatWriter {
   }
   void Put16(size_t at, uint16_t value) {
     if (bytes_.size() < at + 2) bytes_.resize(at + 2);
-    std::memcpy(&bytes_[at], &value, 2);
+    StoreLE(&bytes_[at], value);
   }
-  void Put32(size_t at, uint32_t value) { std::memcpy(&bytes_[at], &value, 4); }
+  void Put32(size_t at, uint32_t value) { StoreLE(&bytes_[at], value); }
   // Points the uoffset word at `at` to `target` (which must follow it).
   void Link(size_t at, size_t target) {
     Put32(at, static_cast<uint32_t>(target - at));
@@ -113,18 +114,19 @@ class FlatWriter {
   // The module archive: a u32 size prefix, the FlatBuffer, padding to 64.
   std::vector<uint8_t> Archive() {
     Align(4);
-    std::vector<uint8_t> out(4);
-    const uint32_t length = static_cast<uint32_t>(bytes_.size());
-    std::memcpy(out.data(), &length, 4);
-    out.insert(out.end(), bytes_.begin(), bytes_.end());
-    while (out.size() % 64) out.push_back(0);
+    // Sized once and filled in place: growing a 4-byte vector by insert()
+    // trips GCC 12's -Warray-bounds at -O2 and above.
+    std::vector<uint8_t> out((4 + bytes_.size() + 63) / 64 * 64, 0);
+    StoreLE(out.data(), static_cast<uint32_t>(bytes_.size()));
+    std::copy(bytes_.begin(), bytes_.end(), out.begin() + 4);
     return out;
   }
 
  private:
   void Push16(uint16_t value) {
-    bytes_.push_back(static_cast<uint8_t>(value & 0xFF));
-    bytes_.push_back(static_cast<uint8_t>(value >> 8));
+    const size_t at = bytes_.size();
+    bytes_.resize(at + 2);
+    StoreLE(&bytes_[at], value);
   }
 
   std::vector<uint8_t> bytes_;

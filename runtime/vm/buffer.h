@@ -18,8 +18,8 @@
 //     and count are in elements of the accessed type; byte offset = element
 //     offset * sizeof(T). So element accesses are always aligned relative to
 //     the start of the buffer, which is why IREE needs no alignment check.
-//     Ember reads and writes elements with memcpy, so a wrapped span need not
-//     be aligned either.
+//     Ember reads and writes elements with LoadLE/StoreLE (memcpy), so a
+//     wrapped span need not be aligned either.
 // Every offset and length comes from an untrusted program: each is checked
 // for overflow and against the buffer's length, failing with OUT_OF_RANGE.
 // A range ending exactly at the end (including an empty one there) is valid.
@@ -37,6 +37,7 @@
 #include <span>
 #include <type_traits>
 
+#include "runtime/base/endian.h"
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
 #include "runtime/vm/ref.h"
@@ -208,16 +209,14 @@ template <BufferElement T>
 Result<T> Buffer::LoadElement(uint64_t element_offset) const {
   EMBER_ASSIGN_OR_RETURN(const uint8_t* bytes,
                          ElementsForRead(element_offset, 1, sizeof(T)));
-  T value;
-  std::memcpy(&value, bytes, sizeof(T));
-  return value;
+  return LoadLE<T>(bytes);
 }
 
 template <BufferElement T>
 Status Buffer::StoreElement(uint64_t element_offset, T value) {
   EMBER_ASSIGN_OR_RETURN(uint8_t * bytes,
                          ElementsForWrite(element_offset, 1, sizeof(T)));
-  std::memcpy(bytes, &value, sizeof(T));
+  StoreLE<T>(bytes, value);
   return Status::Ok();
 }
 

@@ -4,25 +4,19 @@
 #include <cstdio>
 #include <limits>
 
+#include "runtime/base/printable.h"
+
 namespace ember::vm::bytecode {
 namespace {
-
-using decoder_internal::LoadU16;
-using decoder_internal::LoadU32;
-
-inline uint64_t LoadU64(const uint8_t* p) {
-  return static_cast<uint64_t>(LoadU32(p)) |
-         (static_cast<uint64_t>(LoadU32(p + 4)) << 32);
-}
 
 constexpr size_t AlignTo2(size_t offset) { return (offset + 1) & ~size_t{1}; }
 
 // Where the cases of a br_table case starting at `offset` end, and what the
 // case holds. Only called on ranges the decoder has already bounds-checked.
 size_t ReadBranchCase(const uint8_t* function, size_t offset, BranchCase* out) {
-  uint32_t target = LoadU32(function + offset);
+  uint32_t target = LoadLE<uint32_t>(function + offset);
   size_t remap_offset = AlignTo2(offset + 4);
-  uint16_t count = LoadU16(function + remap_offset);
+  uint16_t count = LoadLE<uint16_t>(function + remap_offset);
   if (out) {
     out->target = target;
     out->remap = RemapList(function + remap_offset + 2, count);
@@ -51,25 +45,25 @@ class FieldReader {
       case FieldEncoding::kRegister:
         EMBER_RETURN_IF_ERROR(Require(2, field));
         out->offset = static_cast<uint32_t>(position_);
-        out->reg = LoadU16(data_ + position_);
+        out->reg = LoadLE<uint16_t>(data_ + position_);
         position_ += 2;
         return Status();
       case FieldEncoding::kU32:
         EMBER_RETURN_IF_ERROR(Require(4, field));
         out->offset = static_cast<uint32_t>(position_);
-        out->bits = LoadU32(data_ + position_);
+        out->bits = LoadLE<uint32_t>(data_ + position_);
         position_ += 4;
         return Status();
       case FieldEncoding::kU64:
         EMBER_RETURN_IF_ERROR(Require(8, field));
         out->offset = static_cast<uint32_t>(position_);
-        out->bits = LoadU64(data_ + position_);
+        out->bits = LoadLE<uint64_t>(data_ + position_);
         position_ += 8;
         return Status();
       case FieldEncoding::kString: {
         EMBER_RETURN_IF_ERROR(Require(2, field));
         out->offset = static_cast<uint32_t>(position_);
-        uint16_t length = LoadU16(data_ + position_);
+        uint16_t length = LoadLE<uint16_t>(data_ + position_);
         position_ += 2;
         EMBER_RETURN_IF_ERROR(Require(length, field));
         out->string = std::string_view(
@@ -80,7 +74,7 @@ class FieldReader {
       case FieldEncoding::kRegisterList: {
         EMBER_RETURN_IF_ERROR(AlignAndRequireCount(field));
         out->offset = static_cast<uint32_t>(position_);
-        uint16_t count = LoadU16(data_ + position_);
+        uint16_t count = LoadLE<uint16_t>(data_ + position_);
         position_ += 2;
         EMBER_RETURN_IF_ERROR(Require(size_t{2} * count, field));
         out->list = RegisterList(data_ + position_, count);
@@ -90,7 +84,7 @@ class FieldReader {
       case FieldEncoding::kRemapList: {
         EMBER_RETURN_IF_ERROR(AlignAndRequireCount(field));
         out->offset = static_cast<uint32_t>(position_);
-        uint16_t count = LoadU16(data_ + position_);
+        uint16_t count = LoadLE<uint16_t>(data_ + position_);
         position_ += 2;
         EMBER_RETURN_IF_ERROR(Require(size_t{4} * count, field));
         out->remap = RemapList(data_ + position_, count);
@@ -102,14 +96,14 @@ class FieldReader {
         // a padded remap list.
         EMBER_RETURN_IF_ERROR(Require(2, field));
         out->offset = static_cast<uint32_t>(position_);
-        uint16_t count = LoadU16(data_ + position_);
+        uint16_t count = LoadLE<uint16_t>(data_ + position_);
         position_ += 2;
         size_t first_case = position_;
         for (uint32_t i = 0; i < count; ++i) {
           EMBER_RETURN_IF_ERROR(Require(4, field));
           position_ += 4;
           EMBER_RETURN_IF_ERROR(AlignAndRequireCount(field));
-          uint16_t pairs = LoadU16(data_ + position_);
+          uint16_t pairs = LoadLE<uint16_t>(data_ + position_);
           position_ += 2;
           EMBER_RETURN_IF_ERROR(Require(size_t{4} * pairs, field));
           position_ += size_t{4} * pairs;
@@ -280,16 +274,7 @@ void AppendRemap(std::string* text, const RemapList& remap) {
 
 void AppendQuoted(std::string* text, std::string_view value) {
   *text += '"';
-  for (unsigned char c : value) {
-    if (c == '"' || c == '\\') {
-      *text += '\\';
-      *text += static_cast<char>(c);
-    } else if (c >= 0x20 && c < 0x7F) {
-      *text += static_cast<char>(c);
-    } else {
-      *text += StringPrintf("\\x%02X", c);
-    }
-  }
+  AppendEscaped(*text, value, Escape::kAscii);
   *text += '"';
 }
 

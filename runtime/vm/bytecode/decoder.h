@@ -16,7 +16,7 @@
 // Decoded lists (register lists, remap lists, branch-table cases) are views
 // into the function bytes, not copies: decoding allocates nothing. The views
 // stay valid as long as the bytecode does. They read little-endian u16s with
-// memcpy, so they do not depend on host alignment or byte order.
+// LoadLE, so they do not depend on host alignment.
 #pragma once
 
 #include <array>
@@ -26,21 +26,11 @@
 #include <string>
 #include <string_view>
 
+#include "runtime/base/endian.h"
 #include "runtime/base/status.h"
 #include "runtime/vm/bytecode/opcode_table.h"
 
 namespace ember::vm::bytecode {
-
-namespace decoder_internal {
-inline uint16_t LoadU16(const uint8_t* p) {
-  return static_cast<uint16_t>(p[0] | (p[1] << 8));
-}
-inline uint32_t LoadU32(const uint8_t* p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) |
-         (static_cast<uint32_t>(p[3]) << 24);
-}
-}  // namespace decoder_internal
 
 // A run of u16 values in the bytecode: a register list or segment sizes.
 class RegisterList {
@@ -51,7 +41,7 @@ class RegisterList {
   uint16_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
   uint16_t operator[](size_t i) const {
-    return decoder_internal::LoadU16(data_ + 2 * i);
+    return LoadLE<uint16_t>(data_ + 2 * i);
   }
 
  private:
@@ -68,11 +58,9 @@ class RemapList {
   RemapList(const uint8_t* data, uint16_t count) : data_(data), count_(count) {}
   uint16_t size() const { return count_; }
   bool empty() const { return count_ == 0; }
-  uint16_t source(size_t i) const {
-    return decoder_internal::LoadU16(data_ + 4 * i);
-  }
+  uint16_t source(size_t i) const { return LoadLE<uint16_t>(data_ + 4 * i); }
   uint16_t destination(size_t i) const {
-    return decoder_internal::LoadU16(data_ + 4 * i + 2);
+    return LoadLE<uint16_t>(data_ + 4 * i + 2);
   }
 
  private:

@@ -20,12 +20,12 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "runtime/base/endian.h"
 #include "runtime/base/status.h"
 
 namespace ember::vm::bytecode {
@@ -89,11 +89,7 @@ class FlatBufferReader {
   Result<std::string_view> StringAt(const FlatVector& vector, uint32_t index);
   template <typename T>
   T ScalarAt(const FlatVector& vector, uint32_t index) const {
-    T value;
-    std::memcpy(&value,
-                buffer_.data() + vector.data + size_t{index} * sizeof(T),
-                sizeof(T));
-    return value;
+    return LoadLE<T>(buffer_.data() + vector.data + size_t{index} * sizeof(T));
   }
   std::span<const uint8_t> Bytes(const FlatVector& vector,
                                  size_t element_size) const {
@@ -132,9 +128,7 @@ class FlatBufferReader {
   }
   template <typename T>
   T Load(uint64_t offset) const {
-    T value;
-    std::memcpy(&value, buffer_.data() + offset, sizeof(T));
-    return value;
+    return LoadLE<T>(buffer_.data() + offset);
   }
   // Spends `units` of the object budget on the object at `offset`.
   Status Charge(uint32_t offset, uint64_t units = 1);

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/base/endian.h"
 #include "runtime/vm/bytecode/module_def.h"
 
 namespace ember::vm::bytecode {
@@ -32,10 +33,10 @@ class Writer {
     Align(4);
     size_t at = bytes_.size();
     bytes_.resize(at + 4);
-    std::memcpy(&bytes_[at], &value, 4);
+    StoreLE(&bytes_[at], value);
     return at;
   }
-  void Put32(size_t at, uint32_t value) { std::memcpy(&bytes_[at], &value, 4); }
+  void Put32(size_t at, uint32_t value) { StoreLE(&bytes_[at], value); }
   // Points the uoffset at `at` to `target`.
   void Link(size_t at, size_t target) {
     Put32(at, static_cast<uint32_t>(target - at));
@@ -46,8 +47,8 @@ class Writer {
     Align(2);
     size_t at = bytes_.size();
     auto push16 = [this](uint16_t v) {
-      bytes_.push_back(v & 0xFF);
-      bytes_.push_back(v >> 8);
+      bytes_.resize(bytes_.size() + 2);
+      StoreLE(&bytes_[bytes_.size() - 2], v);
     };
     push16(static_cast<uint16_t>(4 + 2 * fields.size()));
     push16(table_size);
@@ -59,7 +60,7 @@ class Writer {
   size_t Table(size_t vtable, size_t words) {
     size_t at = U32(0);
     int32_t soffset = static_cast<int32_t>(at) - static_cast<int32_t>(vtable);
-    std::memcpy(&bytes_[at], &soffset, 4);
+    StoreLE(&bytes_[at], soffset);
     for (size_t i = 0; i < words; ++i) U32(0);
     return at;
   }
@@ -122,8 +123,7 @@ TEST(FlatBufferReader, RejectsRootOffsetPastEnd) {
 
 TEST(FlatBufferReader, RejectsVtableOutOfBounds) {
   Writer w = MinimalModule();
-  uint32_t root;
-  std::memcpy(&root, &w.bytes()[0], 4);
+  const uint32_t root = LoadLE<uint32_t>(&w.bytes()[0]);
   w.Put32(root, static_cast<uint32_t>(-100000));  // vtable far past the end
   Result<ModuleDef> def = ParseModuleDef(w.span());
   ASSERT_FALSE(def.ok());
@@ -159,8 +159,7 @@ TEST(FlatBufferReader, RejectsUnterminatedString) {
 
 TEST(FlatBufferReader, RejectsStringLongerThanBuffer) {
   Writer w = MinimalModule();
-  uint32_t root;
-  std::memcpy(&root, &w.bytes()[0], 4);
+  const uint32_t root = LoadLE<uint32_t>(&w.bytes()[0]);
   size_t text_at = root + 4 + w.bytes()[root + 4];
   w.Put32(text_at, 0xFFFFFFF0u);
   Result<ModuleDef> def = ParseModuleDef(w.span());

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/endian.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/bytecode_module_state_internal.h"
 #include "runtime/vm/bytecode/decoder.h"
@@ -60,15 +61,8 @@ using bytecode::kRefRegisterBit;
 using bytecode::OpcodeSet;
 using bytecode::RegisterList;
 using bytecode::RemapList;
-using bytecode::decoder_internal::LoadU16;
-using bytecode::decoder_internal::LoadU32;
 
 using FunctionInfo = BytecodeModule::FunctionInfo;
-
-inline uint64_t LoadU64(const uint8_t* p) {
-  return static_cast<uint64_t>(LoadU32(p)) |
-         (static_cast<uint64_t>(LoadU32(p + 4)) << 32);
-}
 
 // A handler's instruction layout, as a type (see OP below).
 template <const InstructionLayout& kLayout>
@@ -92,31 +86,31 @@ class Cursor {
   const uint8_t* position() const { return p_; }
 
   uint16_t Half() {
-    uint16_t value = LoadU16(p_);
+    uint16_t value = LoadLE<uint16_t>(p_);
     p_ += 2;
     return value;
   }
   uint32_t Word() {
-    uint32_t value = LoadU32(p_);
+    uint32_t value = LoadLE<uint32_t>(p_);
     p_ += 4;
     return value;
   }
   RegisterList List() {
     AlignTo2();
-    uint16_t count = LoadU16(p_);
+    uint16_t count = LoadLE<uint16_t>(p_);
     RegisterList list(p_ + 2, count);
     p_ += 2 + size_t{2} * count;
     return list;
   }
   RemapList Remap() {
     AlignTo2();
-    uint16_t count = LoadU16(p_);
+    uint16_t count = LoadLE<uint16_t>(p_);
     RemapList remap(p_ + 2, count);
     p_ += 2 + size_t{4} * count;
     return remap;
   }
   std::string_view String() {
-    uint16_t length = LoadU16(p_);
+    uint16_t length = LoadLE<uint16_t>(p_);
     std::string_view text(reinterpret_cast<const char*>(p_ + 2), length);
     p_ += 2 + size_t{length};
     return text;
@@ -744,9 +738,9 @@ DispatchTables BuildDispatchTables(const void* const* core,
 #endif
 
 #define AT(n) (ip + Fixed<L::value.offsets[n]>())
-#define REG(n) LoadU16(AT(n))
-#define U32(n) LoadU32(AT(n))
-#define U64(n) LoadU64(AT(n))
+#define REG(n) LoadLE<uint16_t>(AT(n))
+#define U32(n) LoadLE<uint32_t>(AT(n))
+#define U64(n) LoadLE<uint64_t>(AT(n))
 #define CURSOR(n) Cursor(code, ip + Fixed<L::value.offsets[n]>())
 #define R32(n) regs[REG(n)]
 #define S32(n) static_cast<int32_t>(R32(n))
@@ -1352,8 +1346,8 @@ Status Interpreter::Loop() {
   }
   // The rewritten scalar branches of the quickened copy
   // (quickened_code.h): relative targets, no padding, no bank tests.
-#define XU16(offset) LoadU16(ip + (offset))
-#define XREL(offset) static_cast<int32_t>(LoadU32(ip + (offset)))
+#define XU16(offset) LoadLE<uint16_t>(ip + (offset))
+#define XREL(offset) static_cast<int32_t>(LoadLE<uint32_t>(ip + (offset)))
 #define XCOPY(k)                                     \
   regs[XU16(quick_layout::kBrPairs + 4 * (k) + 2)] = \
       regs[XU16(quick_layout::kBrPairs + 4 * (k))]
@@ -1377,7 +1371,7 @@ Status Interpreter::Loop() {
     const uint8_t* pair = ip + quick_layout::kBrPairs;
     const uint8_t* end = pair + 4 * XU16(quick_layout::kBrCount);
     for (; pair != end; pair += 4)
-      regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
+      regs[LoadLE<uint16_t>(pair + 2)] = regs[LoadLE<uint16_t>(pair)];
     JUMP_TO(ip + XREL(quick_layout::kBrRel));
   }
   XOP(CondBrI32x00) {
@@ -1395,7 +1389,7 @@ Status Interpreter::Loop() {
       rel = XREL(quick_layout::kCondBrFalseRel);
     }
     for (; pair != end; pair += 4)
-      regs[LoadU16(pair + 2)] = regs[LoadU16(pair)];
+      regs[LoadLE<uint16_t>(pair + 2)] = regs[LoadLE<uint16_t>(pair)];
     JUMP_TO(ip + rel);
   }
   // Fused compare-and-branch: the comparison writes its result register,

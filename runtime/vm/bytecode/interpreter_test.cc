@@ -21,45 +21,7 @@
 namespace ember::vm::bytecode {
 namespace {
 
-class VmProgram {
- public:
-  explicit VmProgram(const std::string& name) {
-    instance_ = Instance::Create();
-    instance_->Freeze();
-    auto files = ember::testing::LoadCorpus(name + ".embedded");
-    EXPECT_EQ(files.size(), 1u) << name;
-    if (files.empty()) return;
-    auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
-    EXPECT_TRUE(file.ok()) << file.status().ToString();
-    auto module = BytecodeModule::Create(instance_, *file);
-    EXPECT_TRUE(module.ok()) << module.status().ToString();
-    module_ = *module;
-    context_ = std::make_unique<Context>(instance_);
-    Status status = context_->RegisterModule(module_);
-    EXPECT_TRUE(status.ok()) << status.ToString();
-  }
-
-  Result<std::vector<Variant>> Call(const std::string& export_name,
-                                    std::vector<Variant> arguments) {
-    std::string full_name = std::string(module_->name()) + "." + export_name;
-    EMBER_ASSIGN_OR_RETURN(Function function,
-                           context_->LookupFunction(full_name));
-    return context_->Invoke(function, arguments);
-  }
-
-  // The single result of a call that must succeed.
-  Variant Call1(const std::string& export_name,
-                std::vector<Variant> arguments) {
-    auto results = Call(export_name, std::move(arguments));
-    EXPECT_TRUE(results.ok()) << results.status().ToString();
-    if (!results.ok() || results->size() != 1) return Variant();
-    return (*results)[0];
-  }
-
-  std::shared_ptr<Instance> instance_;
-  std::shared_ptr<BytecodeModule> module_;
-  std::unique_ptr<Context> context_;
-};
+using ember::testing::LoadCorpusProgram;
 
 Variant I32(int32_t v) { return Variant(Value::I32(v)); }
 Variant I64(int64_t v) { return Variant(Value::I64(v)); }
@@ -67,32 +29,34 @@ Variant F32(float v) { return Variant(Value::F32(v)); }
 Variant F64(double v) { return Variant(Value::F64(v)); }
 
 TEST(InterpreterTest, IntLoop) {
-  VmProgram p("vm_int_loop");
-  EXPECT_EQ(p.Call1("sum_to", {I32(10)}).value().i32(), 55);
-  EXPECT_EQ(p.Call1("sum_to", {I32(-3)}).value().i32(), 0);
-  EXPECT_EQ(p.Call1("factorial_i64", {I64(20)}).value().i64(),
+  auto p = LoadCorpusProgram("vm_int_loop.embedded");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->Call1("sum_to", {I32(10)}).value().i32(), 55);
+  EXPECT_EQ(p->Call1("sum_to", {I32(-3)}).value().i32(), 0);
+  EXPECT_EQ(p->Call1("factorial_i64", {I64(20)}).value().i64(),
             2432902008176640000LL);
-  EXPECT_EQ(p.Call1("gcd", {I32(84), I32(36)}).value().i32(), 12);
-  EXPECT_EQ(p.Call1("mix_i64", {I64(123456789), I32(-5)}).value().i64(),
+  EXPECT_EQ(p->Call1("gcd", {I32(84), I32(36)}).value().i32(), 12);
+  EXPECT_EQ(p->Call1("mix_i64", {I64(123456789), I32(-5)}).value().i64(),
             1111111106);
   // The global persists across calls of one context.
-  EXPECT_EQ(p.Call1("bump", {}).value().i32(), 1);
-  EXPECT_EQ(p.Call1("bump", {}).value().i32(), 2);
-  EXPECT_EQ(p.Call1("bump", {}).value().i32(), 3);
+  EXPECT_EQ(p->Call1("bump", {}).value().i32(), 1);
+  EXPECT_EQ(p->Call1("bump", {}).value().i32(), 2);
+  EXPECT_EQ(p->Call1("bump", {}).value().i32(), 3);
 }
 
 TEST(InterpreterTest, Calls) {
-  VmProgram p("vm_calls");
-  EXPECT_EQ(p.Call1("fib", {I32(20)}).value().i32(), 6765);
-  auto divmod = p.Call("divmod", {I32(-17), I32(5)});
+  auto p = LoadCorpusProgram("vm_calls.embedded");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->Call1("fib", {I32(20)}).value().i32(), 6765);
+  auto divmod = p->Call("divmod", {I32(-17), I32(5)});
   ASSERT_TRUE(divmod.ok()) << divmod.status().ToString();
   EXPECT_EQ((*divmod)[0].value(), Value::I32(-3));
   EXPECT_EQ((*divmod)[1].value(), Value::I32(-2));
-  EXPECT_EQ(p.Call1("sum_sq", {I64(3000000000LL), I64(4)}).value().i64(),
+  EXPECT_EQ(p->Call1("sum_sq", {I64(3000000000LL), I64(4)}).value().i64(),
             9000000000000000016LL);
-  EXPECT_EQ(p.Call1("chain", {I32(5)}).value().i32(), 77);
-  EXPECT_EQ(p.Call1("alias", {I32(21)}).value().i32(), 42);
-  auto none = p.Call("no_args", {});
+  EXPECT_EQ(p->Call1("chain", {I32(5)}).value().i32(), 77);
+  EXPECT_EQ(p->Call1("alias", {I32(21)}).value().i32(), 42);
+  auto none = p->Call("no_args", {});
   ASSERT_TRUE(none.ok()) << none.status().ToString();
   EXPECT_TRUE(none->empty());
 }
@@ -101,42 +65,38 @@ TEST(InterpreterTest, Calls) {
 // module makes none, a call makes those of the functions it runs, and
 // prepare_all_functions makes them all up front.
 TEST(InterpreterTest, QuickenedCopiesAreMadeOnFirstCall) {
-  VmProgram p("vm_internal_calls");
-  ASSERT_NE(p.module_, nullptr);
-  const size_t functions = p.module_->function_count();
+  auto p = LoadCorpusProgram("vm_internal_calls.embedded");
+  ASSERT_NE(p, nullptr);
+  const size_t functions = p->module->function_count();
   ASSERT_GE(functions, 8u);
-  EXPECT_EQ(p.module_->prepared_function_count(), 0u);
-  EXPECT_EQ(p.Call1("sum_sq", {I64(3), I64(4)}).value().i64(), 25);
-  EXPECT_EQ(p.module_->prepared_function_count(), 2u) << "sum_sq and square";
-  EXPECT_EQ(p.Call1("sum_sq", {I64(1), I64(2)}).value().i64(), 5);
-  EXPECT_EQ(p.module_->prepared_function_count(), 2u);
-  EXPECT_EQ(p.Call1("deep", {I32(5)}).value().i32(), 16);
-  EXPECT_EQ(p.module_->prepared_function_count(), 5u) << "+ deep, outer, inner";
+  EXPECT_EQ(p->module->prepared_function_count(), 0u);
+  EXPECT_EQ(p->Call1("sum_sq", {I64(3), I64(4)}).value().i64(), 25);
+  EXPECT_EQ(p->module->prepared_function_count(), 2u) << "sum_sq and square";
+  EXPECT_EQ(p->Call1("sum_sq", {I64(1), I64(2)}).value().i64(), 5);
+  EXPECT_EQ(p->module->prepared_function_count(), 2u);
+  EXPECT_EQ(p->Call1("deep", {I32(5)}).value().i32(), 16);
+  EXPECT_EQ(p->module->prepared_function_count(), 5u) << "+ deep, outer, inner";
 
-  auto files = ember::testing::LoadCorpus("vm_internal_calls.embedded");
-  ASSERT_EQ(files.size(), 1u);
-  auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
-  ASSERT_TRUE(file.ok());
-  auto eager = BytecodeModule::Create(
-      p.instance_, *file,
+  auto eager = ember::testing::LoadCorpusModule(
+      p->instance, "vm_internal_calls.embedded",
       BytecodeModule::Options{.prepare_all_functions = true});
-  ASSERT_TRUE(eager.ok()) << eager.status().ToString();
-  EXPECT_EQ((*eager)->prepared_function_count(), functions);
+  ASSERT_NE(eager, nullptr);
+  EXPECT_EQ(eager->prepared_function_count(), functions);
 }
 
 // Threads that call into one module from their own contexts at the same
 // time all get the same quickened copy, made once.
 TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
-  VmProgram p("vm_internal_calls");
-  ASSERT_NE(p.module_, nullptr);
+  auto p = LoadCorpusProgram("vm_internal_calls.embedded");
+  ASSERT_NE(p, nullptr);
   constexpr int kThreads = 4;
   std::vector<std::thread> threads;
   std::vector<int64_t> results(kThreads, 0);
   std::atomic<int> ready{0};
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
-      Context context(p.instance_);
-      if (!context.RegisterModule(p.module_).ok()) return;
+      Context context(p->instance);
+      if (!context.RegisterModule(p->module).ok()) return;
       auto function = context.LookupFunction("internal_calls.sum_sq");
       if (!function.ok()) return;
       ready.fetch_add(1);
@@ -148,13 +108,13 @@ TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
   }
   for (std::thread& thread : threads) thread.join();
   for (int t = 0; t < kThreads; ++t) EXPECT_EQ(results[t], t * t + 100) << t;
-  EXPECT_EQ(p.module_->prepared_function_count(), 2u);
-  auto first = p.module_->QuickenedCode(0);
-  auto again = p.module_->QuickenedCode(0);
+  EXPECT_EQ(p->module->prepared_function_count(), 2u);
+  auto first = p->module->QuickenedCode(0);
+  auto again = p->module->QuickenedCode(0);
   ASSERT_TRUE(first.ok() && again.ok());
   EXPECT_EQ(*first, *again);
   EXPECT_EQ(
-      p.module_->QuickenedCode(p.module_->function_count()).status().code(),
+      p->module->QuickenedCode(p->module->function_count()).status().code(),
       StatusCode::kOutOfRange);
 }
 
@@ -163,17 +123,18 @@ TEST(InterpreterTest, ConcurrentFirstCallsShareOneCopy) {
 // sum_sq = 3800301584 and swap_add = (12884901881, 0) here; Ember copies
 // 64-bit values as pairs per the callee's cconv and gets the true values.
 TEST(InterpreterTest, InternalCalls) {
-  VmProgram p("vm_internal_calls");
-  EXPECT_EQ(p.Call1("sum_sq", {I64(3000000000LL), I64(4)}).value().i64(),
+  auto p = LoadCorpusProgram("vm_internal_calls.embedded");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->Call1("sum_sq", {I64(3000000000LL), I64(4)}).value().i64(),
             9000000000000000016LL);
-  auto mixed = p.Call("swap_add", {I32(-7), I64(8589934597LL)});
+  auto mixed = p->Call("swap_add", {I32(-7), I64(8589934597LL)});
   ASSERT_TRUE(mixed.ok()) << mixed.status().ToString();
   EXPECT_EQ((*mixed)[0].value(), Value::I64(8589934590LL));
   EXPECT_EQ((*mixed)[1].value(), Value::I32(5));
-  EXPECT_EQ(p.Call1("list_len_plus", {I32(6)}).value().i32(), 7);
-  EXPECT_EQ(p.Call1("deep", {I32(5)}).value().i32(), 16);
+  EXPECT_EQ(p->Call1("list_len_plus", {I32(6)}).value().i32(), 7);
+  EXPECT_EQ(p->Call1("deep", {I32(5)}).value().i32(), 16);
 
-  auto failed = p.Call("deep", {I32(-1)});
+  auto failed = p->Call("deep", {I32(-1)});
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().code(), StatusCode::kAborted);
   EXPECT_EQ(failed.status().message(), "inner: negative");
@@ -193,46 +154,49 @@ TEST(InterpreterTest, InternalCalls) {
 }
 
 TEST(InterpreterTest, FloatMath) {
-  VmProgram p("vm_float_math");
-  EXPECT_EQ(p.Call1("hypot_f32", {F32(3), F32(4)}).value().f32(), 5.0f);
-  EXPECT_EQ(p.Call1("poly_f64", {F64(2.5)}).value().f64(), 14.25);
-  EXPECT_NEAR(p.Call1("softplus_f32", {F32(1)}).value().f32(), 1.3132616f,
+  auto p = LoadCorpusProgram("vm_float_math.embedded");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->Call1("hypot_f32", {F32(3), F32(4)}).value().f32(), 5.0f);
+  EXPECT_EQ(p->Call1("poly_f64", {F64(2.5)}).value().f64(), 14.25);
+  EXPECT_NEAR(p->Call1("softplus_f32", {F32(1)}).value().f32(), 1.3132616f,
               1e-6f);
-  auto trip = p.Call("round_trip", {F32(-2.75f)});
+  auto trip = p->Call("round_trip", {F32(-2.75f)});
   ASSERT_TRUE(trip.ok()) << trip.status().ToString();
   EXPECT_EQ((*trip)[0].value(), Value::F64(-2.75));
   EXPECT_EQ((*trip)[1].value(), Value::I32(-3));  // rounds, not truncates
-  trip = p.Call("round_trip", {F32(2.5f)});
+  trip = p->Call("round_trip", {F32(2.5f)});
   ASSERT_TRUE(trip.ok());
   EXPECT_EQ((*trip)[1].value(), Value::I32(3));  // half away from zero
-  EXPECT_EQ(p.Call1("int_to_f64", {I64(-9007199254740993LL)}).value().f64(),
+  EXPECT_EQ(p->Call1("int_to_f64", {I64(-9007199254740993LL)}).value().f64(),
             -9007199254740992.0);
-  EXPECT_EQ(p.Call1("clamp_f64", {F64(7.5), F64(-1), F64(3.25)}).value().f64(),
+  EXPECT_EQ(p->Call1("clamp_f64", {F64(7.5), F64(-1), F64(3.25)}).value().f64(),
             3.25);
-  EXPECT_EQ(p.Call1("clamp_f64", {F64(-7.5), F64(-1), F64(3.25)}).value().f64(),
-            -1.0);
+  EXPECT_EQ(
+      p->Call1("clamp_f64", {F64(-7.5), F64(-1), F64(3.25)}).value().f64(),
+      -1.0);
 }
 
 TEST(InterpreterTest, Lists) {
-  VmProgram p("vm_lists");
-  Variant range = p.Call1("make_range", {I32(5)});
+  auto p = LoadCorpusProgram("vm_lists.embedded");
+  ASSERT_NE(p, nullptr);
+  Variant range = p->Call1("make_range", {I32(5)});
   List* list = range.ref().As<List>();
   ASSERT_NE(list, nullptr);
   ASSERT_EQ(list->size(), 5u);
   EXPECT_EQ(list->GetValue(4)->i32(), 4);
-  EXPECT_EQ(p.Call1("sum_list", {range}).value().i32(), 10);
-  EXPECT_EQ(p.Call1("range_sum", {I32(100)}).value().i32(), 4950);
+  EXPECT_EQ(p->Call1("sum_list", {range}).value().i32(), 10);
+  EXPECT_EQ(p->Call1("range_sum", {I32(100)}).value().i32(), 4950);
 
-  Variant packed = p.Call1("pack", {I32(7), F32(1.5f), I64(1LL << 40)});
+  Variant packed = p->Call1("pack", {I32(7), F32(1.5f), I64(1LL << 40)});
   List* variants = packed.ref().As<List>();
   ASSERT_NE(variants, nullptr);
   ASSERT_EQ(variants->size(), 3u);
   EXPECT_EQ(*variants->GetValue(0), Value::I32(7));
   EXPECT_EQ(*variants->GetValue(1), Value::F32(1.5f));
   EXPECT_EQ(*variants->GetValue(2), Value::I64(1LL << 40));
-  EXPECT_EQ(p.Call1("list_size", {packed}).value().i32(), 3);
+  EXPECT_EQ(p->Call1("list_size", {packed}).value().i32(), 3);
 
-  Variant pair = p.Call1("pack_pair", {I32(3)});
+  Variant pair = p->Call1("pack_pair", {I32(3)});
   List* outer = pair.ref().As<List>();
   ASSERT_NE(outer, nullptr);
   ASSERT_EQ(outer->size(), 2u);
@@ -240,40 +204,41 @@ TEST(InterpreterTest, Lists) {
   EXPECT_EQ((*outer->GetRef(1)).As<List>()->size(), 4u);
 
   // A null list is an error, not a crash.
-  auto null_list = p.Call("list_size", {Variant()});
+  auto null_list = p->Call("list_size", {Variant()});
   EXPECT_EQ(null_list.status().code(), StatusCode::kInvalidArgument);
 }
 
 TEST(InterpreterTest, Buffers) {
-  VmProgram p("vm_buffers");
-  Variant iota = p.Call1("iota_buffer", {I64(10)});
+  auto p = LoadCorpusProgram("vm_buffers.embedded");
+  ASSERT_NE(p, nullptr);
+  Variant iota = p->Call1("iota_buffer", {I64(10)});
   Buffer* buffer = iota.ref().As<Buffer>();
   ASSERT_NE(buffer, nullptr);
   ASSERT_EQ(buffer->length(), 40u);
   EXPECT_EQ(*buffer->LoadElement<int32_t>(9), 9);
-  EXPECT_EQ(p.Call1("sum_i32", {iota}).value().i32(), 45);
-  EXPECT_EQ(p.Call1("table_at", {I64(1023)}).value().i32(), 637066);
-  EXPECT_EQ(p.Call1("table_at", {I64(1)}).value().i32(), 427799);
-  EXPECT_EQ(p.Call1("table_length", {}).value().i64(), 4096);
-  auto table_oob = p.Call("table_at", {I64(1024)});
+  EXPECT_EQ(p->Call1("sum_i32", {iota}).value().i32(), 45);
+  EXPECT_EQ(p->Call1("table_at", {I64(1023)}).value().i32(), 637066);
+  EXPECT_EQ(p->Call1("table_at", {I64(1)}).value().i32(), 427799);
+  EXPECT_EQ(p->Call1("table_length", {}).value().i64(), 4096);
+  auto table_oob = p->Call("table_at", {I64(1024)});
   EXPECT_EQ(table_oob.status().code(), StatusCode::kOutOfRange);
 
-  auto signs = p.Call("byte_signs", {I32(200)});
+  auto signs = p->Call("byte_signs", {I32(200)});
   ASSERT_TRUE(signs.ok()) << signs.status().ToString();
   EXPECT_EQ((*signs)[0].value(), Value::I32(-56));
   EXPECT_EQ((*signs)[1].value(), Value::I32(200));
 
-  auto slice = p.Call("slice", {iota, I64(8), I64(12)});
+  auto slice = p->Call("slice", {iota, I64(8), I64(12)});
   ASSERT_TRUE(slice.ok()) << slice.status().ToString();
   Buffer* sliced = (*slice)[0].ref().As<Buffer>();
   ASSERT_NE(sliced, nullptr);
   EXPECT_EQ(sliced->length(), 12u);
   EXPECT_EQ(*sliced->LoadElement<int32_t>(0), 2);
   EXPECT_EQ(*sliced->LoadElement<int32_t>(2), 4);
-  auto bad_slice = p.Call("slice", {iota, I64(36), I64(8)});
+  auto bad_slice = p->Call("slice", {iota, I64(36), I64(8)});
   EXPECT_EQ(bad_slice.status().code(), StatusCode::kOutOfRange);
 
-  Variant filled = p.Call1("filled", {I64(3), F32(2.5f)});
+  Variant filled = p->Call1("filled", {I64(3), F32(2.5f)});
   Buffer* fb = filled.ref().As<Buffer>();
   ASSERT_NE(fb, nullptr);
   ASSERT_EQ(fb->length(), 20u);
@@ -286,12 +251,13 @@ TEST(InterpreterTest, Buffers) {
 TEST(InterpreterTest, RodataKeepsFileAlive) {
   Variant table;
   {
-    VmProgram p("vm_buffers");
-    auto results = p.Call("slice", {Variant(), I64(0), I64(0)});
+    auto p = LoadCorpusProgram("vm_buffers.embedded");
+    ASSERT_NE(p, nullptr);
+    auto results = p->Call("slice", {Variant(), I64(0), I64(0)});
     EXPECT_EQ(results.status().code(), StatusCode::kInvalidArgument);
     // table_at returns i32 only, so fetch the rodata ref via a list-free
     // route: the module's own rodata table.
-    table = Variant(p.module_->rodata_buffers()[1]);
+    table = Variant(p->module->rodata_buffers()[1]);
   }
   Buffer* buffer = table.ref().As<Buffer>();
   ASSERT_NE(buffer, nullptr);
@@ -301,28 +267,29 @@ TEST(InterpreterTest, RodataKeepsFileAlive) {
 }
 
 TEST(InterpreterTest, FailPrograms) {
-  VmProgram p("vm_fail");
-  EXPECT_EQ(p.Call1("checked_div", {I32(7), I32(2)}).value().i32(), 3);
-  auto div = p.Call("checked_div", {I32(7), I32(0)});
+  auto p = LoadCorpusProgram("vm_fail.embedded");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->Call1("checked_div", {I32(7), I32(2)}).value().i32(), 3);
+  auto div = p->Call("checked_div", {I32(7), I32(0)});
   EXPECT_EQ(div.status().code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(div.status().message(), "checked_div: division by zero");
   EXPECT_NE(div.status().ToString().find("fail.checked_div"), std::string::npos)
       << div.status().ToString();
 
-  EXPECT_EQ(p.Call1("must_be_positive", {I64(5)}).value().i64(), 5);
-  auto positive = p.Call("must_be_positive", {I64(-1)});
+  EXPECT_EQ(p->Call1("must_be_positive", {I64(5)}).value().i64(), 5);
+  auto positive = p->Call("must_be_positive", {I64(-1)});
   EXPECT_EQ(positive.status().code(), StatusCode::kOutOfRange);
   EXPECT_EQ(positive.status().message(),
             "must_be_positive: value out of range");
 
-  EXPECT_EQ(p.Call1("nested_fail", {I32(8)}).value().i32(), 4);
-  auto nested = p.Call("nested_fail", {I32(3)});
+  EXPECT_EQ(p->Call1("nested_fail", {I32(8)}).value().i32(), 4);
+  auto nested = p->Call("nested_fail", {I32(3)});
   EXPECT_EQ(nested.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(nested.status().message(), "require_even: odd input");
   EXPECT_NE(nested.status().ToString().find("fail.nested_fail"),
             std::string::npos);
 
-  auto always = p.Call("always_fail", {});
+  auto always = p->Call("always_fail", {});
   EXPECT_EQ(always.status().code(), StatusCode::kInternal);
   EXPECT_EQ(always.status().message(), "always_fail: as designed");
   // always_fail is the function the compiler wrote a source map for.
@@ -333,30 +300,30 @@ TEST(InterpreterTest, FailPrograms) {
             std::string::npos)
       << always.status().ToString();
   // The context stays usable after a failure.
-  EXPECT_EQ(p.Call1("checked_div", {I32(9), I32(3)}).value().i32(), 3);
+  EXPECT_EQ(p->Call1("checked_div", {I32(9), I32(3)}).value().i32(), 3);
 }
 
 TEST(InterpreterTest, ArgumentChecks) {
-  VmProgram p("vm_int_loop");
-  EXPECT_EQ(p.Call("sum_to", {}).status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(p.Call("sum_to", {I64(3)}).status().code(),
+  auto p = LoadCorpusProgram("vm_int_loop.embedded");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->Call("sum_to", {}).status().code(),
             StatusCode::kInvalidArgument);
-  EXPECT_EQ(p.Call("sum_to", {Variant()}).status().code(),
+  EXPECT_EQ(p->Call("sum_to", {I64(3)}).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(p->Call("sum_to", {Variant()}).status().code(),
             StatusCode::kInvalidArgument);
 }
 
 TEST(InterpreterTest, EveryCorpusModuleLoads) {
   auto instance = Instance::Create();
   instance->Freeze();
-  for (const auto& file : ember::testing::LoadCorpus("vm_")) {
-    auto loaded = bytecode::ModuleFile::LoadCopy(file.bytes);
-    ASSERT_TRUE(loaded.ok()) << file.name << ": " << loaded.status().ToString();
-    auto module = BytecodeModule::Create(instance, *loaded);
-    ASSERT_TRUE(module.ok()) << file.name << ": " << module.status().ToString();
+  for (const auto& file : ember::testing::LoadCorpusOrFail("vm_")) {
+    auto module = ember::testing::LoadCorpusModule(instance, file);
+    ASSERT_NE(module, nullptr);
     // Modules that import from others are linked in context_test.
-    if (!(*module)->dependencies().empty()) continue;
+    if (!module->dependencies().empty()) continue;
     Context context(instance);
-    Status status = context.RegisterModule(*module);
+    Status status = context.RegisterModule(module);
     EXPECT_TRUE(status.ok()) << file.name << ": " << status.ToString();
   }
 }

@@ -104,14 +104,7 @@ std::shared_ptr<TestModule> MakeNative(std::vector<std::string>* log,
 
 std::shared_ptr<BytecodeModule> LoadImporter(
     const std::shared_ptr<const Instance>& instance) {
-  auto files = ember::testing::LoadCorpus("vm_imports.embedded");
-  EXPECT_EQ(files.size(), 1u);
-  if (files.empty()) return nullptr;
-  auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
-  EXPECT_TRUE(file.ok()) << file.status().ToString();
-  auto module = BytecodeModule::Create(instance, *file);
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  return module.ok() ? *module : nullptr;
+  return ember::testing::LoadCorpusModule(instance, "vm_imports.embedded");
 }
 
 std::shared_ptr<Instance> FrozenInstance() {
@@ -126,7 +119,9 @@ TEST(ContextTest, ImportsCallIntoNativeModule) {
   {
     Context context(instance);
     ASSERT_TRUE(context.RegisterModule(MakeNative(&log)).ok());
-    Status status = context.RegisterModule(LoadImporter(instance));
+    auto importer = LoadImporter(instance);
+    ASSERT_NE(importer, nullptr);
+    Status status = context.RegisterModule(importer);
     ASSERT_TRUE(status.ok()) << status.ToString();
 
     auto call_add = context.LookupFunction("importer.call_add");
@@ -168,7 +163,9 @@ TEST(ContextTest, OptionalImportResolvesWhenPresent) {
       &log);
   Context context(instance);
   ASSERT_TRUE(context.RegisterModule(native).ok());
-  ASSERT_TRUE(context.RegisterModule(LoadImporter(instance)).ok());
+  auto importer = LoadImporter(instance);
+  ASSERT_NE(importer, nullptr);
+  ASSERT_TRUE(context.RegisterModule(importer).ok());
   auto results =
       context.Invoke(*context.LookupFunction("importer.has_optional"), {});
   ASSERT_TRUE(results.ok());
@@ -178,7 +175,9 @@ TEST(ContextTest, OptionalImportResolvesWhenPresent) {
 TEST(ContextTest, MissingRequiredDependencyFails) {
   auto instance = FrozenInstance();
   Context context(instance);
-  Status status = context.RegisterModule(LoadImporter(instance));
+  auto importer = LoadImporter(instance);
+  ASSERT_NE(importer, nullptr);
+  Status status = context.RegisterModule(importer);
   EXPECT_EQ(status.code(), StatusCode::kNotFound);
   EXPECT_NE(status.ToString().find("'native'"), std::string::npos)
       << status.ToString();
@@ -192,7 +191,9 @@ TEST(ContextTest, MissingRequiredImportFails) {
       "native", 1, std::vector<TestModule::Export>{{"add_one", "0i_i"}}, &log);
   Context context(instance);
   ASSERT_TRUE(context.RegisterModule(native).ok());
-  Status status = context.RegisterModule(LoadImporter(instance));
+  auto importer = LoadImporter(instance);
+  ASSERT_NE(importer, nullptr);
+  Status status = context.RegisterModule(importer);
   EXPECT_EQ(status.code(), StatusCode::kNotFound);
   EXPECT_NE(status.ToString().find("native.sum"), std::string::npos)
       << status.ToString();
@@ -203,7 +204,9 @@ TEST(ContextTest, CallingConventionMismatchNamesBoth) {
   auto instance = FrozenInstance();
   Context context(instance);
   ASSERT_TRUE(context.RegisterModule(MakeNative(&log, "0I_i")).ok());
-  Status status = context.RegisterModule(LoadImporter(instance));
+  auto importer = LoadImporter(instance);
+  ASSERT_NE(importer, nullptr);
+  Status status = context.RegisterModule(importer);
   EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
   std::string text = status.ToString();
   EXPECT_NE(text.find("'0i_i'"), std::string::npos) << text;
@@ -256,14 +259,11 @@ TEST(ContextTest, LookupFunctionSplitsAtFirstDot) {
 // attrs of a function exported under several names built once
 // (tests/corpus/vm/exports.mlir).
 TEST(ContextTest, ExportsByNameAndSharedAttrs) {
-  auto files = ember::testing::LoadCorpus("vm_exports.embedded");
-  if (files.empty()) GTEST_SKIP() << "no corpus (tools/ember_corpus.py build)";
-  auto file = bytecode::ModuleFile::LoadCopy(files[0].bytes);
-  ASSERT_TRUE(file.ok()) << file.status().ToString();
   auto instance = FrozenInstance();
-  auto module = BytecodeModule::Create(instance, *file);
-  ASSERT_TRUE(module.ok()) << module.status().ToString();
-  BytecodeModule& m = **module;
+  auto module =
+      ember::testing::LoadCorpusModule(instance, "vm_exports.embedded");
+  ASSERT_NE(module, nullptr);
+  BytecodeModule& m = *module;
   ASSERT_EQ(m.export_count(), 4u);
   const char* names[] = {"first", "second", "third", "other"};
   for (uint32_t i = 0; i < 4; ++i) {
@@ -293,7 +293,7 @@ TEST(ContextTest, ExportsByNameAndSharedAttrs) {
 
   // Calls through a looked-up export.
   Context context(instance);
-  ASSERT_TRUE(context.RegisterModule(*module).ok());
+  ASSERT_TRUE(context.RegisterModule(module).ok());
   auto function = context.LookupFunction("exports.second");
   ASSERT_TRUE(function.ok()) << function.status().ToString();
   EXPECT_EQ(function->ordinal, 1u);

@@ -1,5 +1,6 @@
 #include "runtime/vm/bytecode/module_def.h"
 
+#include "runtime/base/endian.h"
 #include "runtime/vm/bytecode/flatbuffer_reader.h"
 
 namespace ember::vm::bytecode {
@@ -391,13 +392,13 @@ Result<ModuleDef> ParseModuleDef(std::span<const uint8_t> buffer) {
     for (uint32_t i = 0; i < descriptors.count; ++i) {
       const uint8_t* p = bytes.data() + size_t{i} * kFunctionDescriptorSize;
       FunctionDescriptor d;
-      std::memcpy(&d.bytecode_offset, p + 0, 4);
-      std::memcpy(&d.bytecode_length, p + 4, 4);
-      std::memcpy(&d.requirements, p + 8, 4);
-      std::memcpy(&d.reserved, p + 12, 2);
-      std::memcpy(&d.block_count, p + 14, 2);
-      std::memcpy(&d.i32_register_count, p + 16, 2);
-      std::memcpy(&d.ref_register_count, p + 18, 2);
+      d.bytecode_offset = LoadLE<int32_t>(p + 0);
+      d.bytecode_length = LoadLE<int32_t>(p + 4);
+      d.requirements = LoadLE<uint32_t>(p + 8);
+      d.reserved = LoadLE<int16_t>(p + 12);
+      d.block_count = LoadLE<int16_t>(p + 14);
+      d.i32_register_count = LoadLE<int16_t>(p + 16);
+      d.ref_register_count = LoadLE<int16_t>(p + 18);
       def.function_descriptors.push_back(d);
     }
   }

@@ -1,5 +1,7 @@
 #include "runtime/vm/bytecode/module_dump.h"
 
+#include "runtime/base/printable.h"
+
 namespace ember::vm::bytecode {
 namespace {
 
@@ -11,70 +13,20 @@ std::string Cconv(std::string_view cconv) {
   return cconv.empty() ? std::string("<none>") : std::string(cconv);
 }
 
-// Length of the well-formed UTF-8 sequence of two or more bytes starting at
-// text[i] (no overlongs, surrogates or code points past U+10FFFF), or 0.
-size_t MultiByteUtf8Length(std::string_view text, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char lead = byte(i);
-  size_t length;
-  uint32_t min_code_point;
-  uint32_t code_point;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2, min_code_point = 0x80, code_point = lead & 0x1F;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3, min_code_point = 0x800, code_point = lead & 0x0F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4, min_code_point = 0x10000, code_point = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  for (size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    code_point = (code_point << 6) | (byte(i + k) & 0x3F);
-  }
-  if (code_point < min_code_point || code_point > 0x10FFFF ||
-      (code_point >= 0xD800 && code_point <= 0xDFFF)) {
-    return 0;
-  }
-  return length;
-}
-
-// Makes text from the file safe for a terminal: printable ASCII and
-// well-formed UTF-8 pass through; anything else is shown as \xNN.
-std::string Escaped(std::string_view text) {
-  std::string out;
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c == '\\') {
-      out += "\\\\";
-      ++i;
-    } else if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-      ++i;
-    } else if (size_t length = MultiByteUtf8Length(text, i)) {
-      out.append(text.substr(i, length));
-      i += length;
-    } else {
-      out += StringPrintf("\\x%02x", c);
-      ++i;
-    }
-  }
-  return out;
-}
-
 std::string LocationText(const LocationDef& location) {
   if (const auto* call = std::get_if<CallSiteLoc>(&location)) {
     return StringPrintf("callsite(callee=%d, caller=%d)", call->callee,
                         call->caller);
   }
   if (const auto* file = std::get_if<FileLineColLoc>(&location)) {
-    return StringPrintf("%s:%d:%d", Escaped(file->filename).c_str(), file->line,
-                        file->column);
+    return StringPrintf("%s:%d:%d",
+                        Escaped(file->filename, Escape::kUtf8).c_str(),
+                        file->line, file->column);
   }
   if (const auto* fused = std::get_if<FusedLoc>(&location)) {
     std::string text = "fused";
-    if (!fused->metadata.empty()) text += "<" + Escaped(fused->metadata) + ">";
+    if (!fused->metadata.empty())
+      text += "<" + Escaped(fused->metadata, Escape::kUtf8) + ">";
     text += "[";
     for (size_t i = 0; i < fused->locations.size(); ++i) {
       if (i) text += ", ";
@@ -83,48 +35,14 @@ std::string LocationText(const LocationDef& location) {
     return text + "]";
   }
   if (const auto* name = std::get_if<NameLoc>(&location)) {
-    return StringPrintf("name(\"%s\", child=%d)", Escaped(name->name).c_str(),
+    return StringPrintf("name(\"%s\", child=%d)",
+                        Escaped(name->name, Escape::kUtf8).c_str(),
                         name->child_location);
   }
   return "none";
 }
 
 }  // namespace
-
-void AppendJsonString(std::string& out, std::string_view text) {
-  out += '"';
-  for (size_t i = 0; i < text.size();) {
-    unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      // Well-formed UTF-8 is copied as is; a byte that is not part of one
-      // becomes U+FFFD, as Python's "replace" decoding shows it.
-      size_t length = MultiByteUtf8Length(text, i);
-      if (length) {
-        out.append(text.substr(i, length));
-        i += length;
-      } else {
-        out += "\\ufffd";
-        ++i;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20 || c == 0x7F) {
-          out += StringPrintf("\\u%04x", c);
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-    ++i;
-  }
-  out += '"';
-}
 
 std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
   const ModuleDef& def = file.def();
@@ -133,8 +51,8 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
     out += text;
     out += '\n';
   };
-  line(StringPrintf("Module: %s (version %u)", Escaped(def.name).c_str(),
-                    def.version));
+  line(StringPrintf("Module: %s (version %u)",
+                    Escaped(def.name, Escape::kUtf8).c_str(), def.version));
   line(
       StringPrintf("  container: %s, %zu bytes; FlatBuffer %zu bytes at "
                    "offset %zu; rodata base %zu",
@@ -147,23 +65,26 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
   if (!def.attrs.empty()) {
     line("\nAttributes:");
     for (const AttrDef& attr : def.attrs) {
-      line("  " + Escaped(attr.key) + " = " + Escaped(attr.value));
+      line("  " + Escaped(attr.key, Escape::kUtf8) + " = " +
+           Escaped(attr.value, Escape::kUtf8));
     }
   }
   line(StringPrintf("\nTypes (%zu):", def.types.size()));
   for (size_t i = 0; i < def.types.size(); ++i) {
-    line(StringPrintf("  [%3zu] %s", i, Escaped(def.types[i]).c_str()));
+    line(StringPrintf("  [%3zu] %s", i,
+                      Escaped(def.types[i], Escape::kUtf8).c_str()));
   }
   line(StringPrintf("\nDependencies (%zu):", def.dependencies.size()));
   for (const ModuleDependencyDef& dep : def.dependencies) {
-    line(StringPrintf("  %s >= %u, %s", Escaped(dep.name).c_str(),
+    line(StringPrintf("  %s >= %u, %s",
+                      Escaped(dep.name, Escape::kUtf8).c_str(),
                       dep.minimum_version, LinkFlagsName(dep.flags)));
   }
   line(StringPrintf("\nImports (%zu):", def.imported_functions.size()));
   for (size_t i = 0; i < def.imported_functions.size(); ++i) {
     const ImportFunctionDef& import = def.imported_functions[i];
     line(StringPrintf("  [%3zu] %s  cconv %s  %s", i,
-                      Escaped(import.full_name).c_str(),
+                      Escaped(import.full_name, Escape::kUtf8).c_str(),
                       Cconv(import.signature.calling_convention).c_str(),
                       LinkFlagsName(import.flags)));
   }
@@ -172,11 +93,12 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
     const ExportFunctionDef& export_def = def.exported_functions[i];
     const FunctionSignatureDef& signature = file.ExportSignature(i);
     line(StringPrintf("  [%3zu] %s  -> function %d  cconv %s", i,
-                      Escaped(export_def.local_name).c_str(),
+                      Escaped(export_def.local_name, Escape::kUtf8).c_str(),
                       export_def.internal_ordinal,
                       Cconv(signature.calling_convention).c_str()));
     for (const AttrDef& attr : signature.attrs) {
-      line("        " + Escaped(attr.key) + ": " + Escaped(attr.value));
+      line("        " + Escaped(attr.key, Escape::kUtf8) + ": " +
+           Escaped(attr.value, Escape::kUtf8));
     }
   }
   line(StringPrintf("\nFunctions (%zu):", def.function_descriptors.size()));
@@ -186,7 +108,7 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
     line(StringPrintf(
         "  [%3zu] %-24s bytecode [%d, +%d) blocks %d regs i32 %d ref %d  "
         "cconv %s  requires %s",
-        i, name.empty() ? "<unnamed>" : Escaped(name).c_str(),
+        i, name.empty() ? "<unnamed>" : Escaped(name, Escape::kUtf8).c_str(),
         d.bytecode_offset, d.bytecode_length, d.block_count,
         d.i32_register_count, d.ref_register_count,
         Cconv(def.function_signatures[i].calling_convention).c_str(),
@@ -219,12 +141,14 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
     for (size_t i = 0; i < database.functions.size(); ++i) {
       const FunctionSourceMapDef& map = database.functions[i];
       line(StringPrintf("  [%3zu] %s: %zu locations", i,
-                        Escaped(map.local_name).c_str(), map.locations.size()));
+                        Escaped(map.local_name, Escape::kUtf8).c_str(),
+                        map.locations.size()));
       if (options.verbose) {
         for (const BytecodeLocation& location : map.locations) {
           line(StringPrintf(
               "        pc %6d -> %s", location.bytecode_offset,
-              Escaped(file.DescribeLocation(location.location)).c_str()));
+              Escaped(file.DescribeLocation(location.location), Escape::kUtf8)
+                  .c_str()));
         }
       }
     }

@@ -18,7 +18,4 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options);
 // A single JSON object; every string is escaped, so hostile names are safe.
 std::string DumpModuleJson(const ModuleFile& file);
 
-// Appends `text` as a JSON string literal (quotes included).
-void AppendJsonString(std::string& out, std::string_view text);
-
 }  // namespace ember::vm::bytecode

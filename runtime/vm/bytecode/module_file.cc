@@ -7,6 +7,8 @@
 #include <unordered_set>
 #include <utility>
 
+#include "runtime/base/endian.h"
+#include "runtime/base/printable.h"
 #include "runtime/base/string_identity.h"
 
 namespace ember::vm::bytecode {
@@ -15,13 +17,6 @@ namespace {
 constexpr uint32_t kZipLocalHeaderSignature = 0x04034B50u;
 constexpr size_t kZipLocalHeaderSize = 30;
 constexpr size_t kArchiveSegmentAlignment = 64;
-
-template <typename T>
-T LoadLE(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
 
 // Whether `name` is spelled as a type-table entry can be: a value type
 // ("i32"), or "!" and a dotted name of at least two identifiers with an
@@ -70,15 +65,6 @@ bool IsWellFormedTypeName(std::string_view name) {
     if (c == '>' && --depth == 0 && i + 1 != name.size()) return false;
   }
   return depth == 0;
-}
-
-std::string Printable(std::string_view text) {
-  std::string out;
-  for (char c : text.substr(0, 64)) {
-    out += (c >= 0x20 && c < 0x7F) ? c : '?';
-  }
-  if (text.size() > 64) out += "...";
-  return out;
 }
 
 // Bounds the work on strings that take time proportional to their length

@@ -22,8 +22,13 @@ namespace {
 using ::ember::testing::CorpusFile;
 using ::ember::testing::LoadCorpus;
 
+// Every corpus file, read once; each test that asks for it fails when there
+// is none.
 std::vector<CorpusFile>& Corpus() {
   static std::vector<CorpusFile> corpus = LoadCorpus();
+  if (corpus.empty()) {
+    ADD_FAILURE() << ::ember::testing::MissingCorpusMessage("*");
+  }
   return corpus;
 }
 

@@ -41,20 +41,16 @@ TEST_P(OpConformanceTest, RunsEveryExportOfEveryOpsModule) {
   BytecodeModule::Options options;
   options.rewrite_bytecode = GetParam();
   auto files = OpsModules();
-  ASSERT_FALSE(files.empty()) << "no vm_ops_*.embedded.vmfb in the corpus ("
-                              << ember::testing::CorpusDirectory()
-                              << "); run `python3 tools/ember_corpus.py build`";
+  ASSERT_FALSE(files.empty())
+      << ember::testing::MissingCorpusMessage("vm_ops_*.embedded.vmfb");
   std::shared_ptr<Instance> instance = Instance::Create();
   int passed = 0;
   std::vector<std::string> failures;
   for (const auto& file : files) {
     SCOPED_TRACE(file.name);
-    auto loaded = bytecode::ModuleFile::LoadCopy(file.bytes);
-    ASSERT_TRUE(loaded.ok()) << file.name << ": " << loaded.status().ToString();
-    auto created = BytecodeModule::Create(instance, *loaded, options);
-    ASSERT_TRUE(created.ok())
-        << file.name << ": " << created.status().ToString();
-    std::shared_ptr<Module> module = *created;
+    std::shared_ptr<Module> module =
+        ember::testing::LoadCorpusModule(instance, file, options);
+    ASSERT_NE(module, nullptr);
     int functions = 0;
     for (size_t i = 0; i < module->export_count(); ++i) {
       std::string name(module->export_info(i).name);

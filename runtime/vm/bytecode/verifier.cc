@@ -21,6 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "runtime/base/printable.h"
 #include "runtime/base/string_identity.h"
 #include "runtime/vm/bytecode/decoder.h"
 #include "runtime/vm/bytecode/opcode_table.h"
@@ -28,33 +29,6 @@
 
 namespace ember::vm::bytecode {
 namespace {
-
-// Text from the file (names, cconvs) is cut to this many bytes in messages,
-// so a message costs O(1) however long the string is.
-constexpr size_t kMaxQuotedBytes = 200;
-
-// Printable text for a string from the file, for messages: one pass, bytes
-// outside printable ASCII as \xNN, cut after kMaxQuotedBytes bytes (the
-// length is given when cut).
-std::string Printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  const size_t full_size = text.size();
-  const bool cut = full_size > kMaxQuotedBytes;
-  if (cut) text = text.substr(0, kMaxQuotedBytes);
-  std::string out;
-  out.reserve(text.size() + 32);
-  for (unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    }
-  }
-  if (cut) out += StringPrintf("... (%zu bytes)", full_size);
-  return out;
-}
 
 // The name of an operand in a message, built only when a message is: fixed
 // text, or a callable returning the text. It refers to the callable, so it

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/endian.h"
 #include "runtime/testing/bytecode_assembler.h"
 #include "runtime/testing/corpus.h"
 #include "runtime/testing/flat_writer.h"
@@ -25,9 +26,14 @@ namespace {
 
 using ember::testing::CorpusFile;
 
+// Every corpus file, read once; each test that asks for it fails when there
+// is none.
 const std::vector<CorpusFile>& Corpus() {
   static const std::vector<CorpusFile>* corpus =
       new std::vector<CorpusFile>(ember::testing::LoadCorpus());
+  if (corpus->empty()) {
+    ADD_FAILURE() << ember::testing::MissingCorpusMessage("*");
+  }
   return *corpus;
 }
 
@@ -45,11 +51,10 @@ size_t FunctionArchiveOffset(const ModuleFile& file, size_t ordinal) {
 }
 
 void StoreU16(std::vector<uint8_t>* bytes, size_t offset, uint16_t value) {
-  (*bytes)[offset] = value & 0xFF;
-  (*bytes)[offset + 1] = value >> 8;
+  StoreLE(bytes->data() + offset, value);
 }
 void StoreU32(std::vector<uint8_t>* bytes, size_t offset, uint32_t value) {
-  for (int i = 0; i < 4; ++i) (*bytes)[offset + i] = (value >> (8 * i)) & 0xFF;
+  StoreLE(bytes->data() + offset, value);
 }
 
 // The archive offset of function `ordinal`'s 20-byte FunctionDescriptor,
@@ -285,6 +290,7 @@ TEST(VerifierTest, RemapAcrossBanks) {
 }
 
 TEST(VerifierTest, TruncatedLastInstruction) {
+  ASSERT_FALSE(Corpus().empty());
   const CorpusFile& entry = Corpus().front();
   auto file = MustLoad(entry.bytes);
   ASSERT_NE(file, nullptr);
@@ -322,6 +328,7 @@ TEST(VerifierTest, ExtensionWithoutFeatureBit) {
 }
 
 TEST(VerifierTest, BlockCountMismatch) {
+  ASSERT_FALSE(Corpus().empty());
   const CorpusFile& entry = Corpus().front();
   auto file = MustLoad(entry.bytes);
   ASSERT_NE(file, nullptr);
