@@ -194,6 +194,20 @@ Result<std::span<uint8_t>> Buffer::DeviceRange(uint64_t offset,
                             static_cast<size_t>(resolved));
 }
 
+void Buffer::AllocationPreserve() {
+  allocated_buffer().preserve_count_.fetch_add(1, std::memory_order_acquire);
+}
+
+bool Buffer::AllocationDiscard() {
+  return allocated_buffer().preserve_count_.fetch_sub(
+             1, std::memory_order_release) == 1;
+}
+
+bool Buffer::AllocationIsTerminal() const {
+  return allocated_buffer().preserve_count_.load(std::memory_order_acquire) ==
+         1;
+}
+
 bool Buffer::Overlaps(const Buffer& other, uint64_t offset, uint64_t length,
                       uint64_t other_offset, uint64_t other_length) const {
   if (&allocated_buffer() != &other.allocated_buffer()) return false;

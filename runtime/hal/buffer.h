@@ -23,6 +23,7 @@
 // ordered by the program's semaphores, not by the buffer.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -189,6 +190,13 @@ class Buffer final : public RefCounted {
   // queue transfers) whose usage bits the caller has already validated.
   Result<std::span<uint8_t>> DeviceRange(uint64_t offset, uint64_t length);
 
+  // Ownership of the allocation as programs track it (`hal.buffer.
+  // allocation.*`): a count of owners that starts at 1. Discard returns
+  // whether the caller was the last owner.
+  void AllocationPreserve();
+  bool AllocationDiscard();
+  bool AllocationIsTerminal() const;
+
   // Whether this buffer's and `other`'s ranges (resolved lengths, not
   // kWholeBuffer) share bytes of one allocation.
   bool Overlaps(const Buffer& other, uint64_t offset, uint64_t length,
@@ -204,6 +212,7 @@ class Buffer final : public RefCounted {
   uint64_t byte_length_ = 0;
   uint8_t* host_data_ = nullptr;  // start of the allocation
   Ref<Buffer> parent_;            // the allocated buffer, for subspans
+  mutable std::atomic<uint32_t> preserve_count_{1};  // allocated buffer only
   std::function<void()> release_;
 };
 
