@@ -58,6 +58,7 @@ struct DynamicEntry {
 };
 static_assert(sizeof(DynamicEntry) == 16);
 
+constexpr char kElfMagic[4] = {0x7f, 'E', 'L', 'F'};
 constexpr uint8_t kElfClass64 = 2;
 constexpr uint8_t kElfDataLittle = 1;
 constexpr uint16_t kElfTypeDyn = 3;
@@ -343,10 +344,7 @@ Status ElfModule::ParseAndMap(std::span<const uint8_t> data) {
                       "%zu bytes are too few for an ELF header", data.size());
   }
   std::memcpy(&header, data.data(), sizeof(header));
-  if (std::memcmp(header.ident,
-                  "\x7f"
-                  "ELF",
-                  4) != 0) {
+  if (std::memcmp(header.ident, kElfMagic, 4) != 0) {
     return InvalidArgumentError("data does not start with the ELF magic");
   }
   if (header.ident[4] != kElfClass64) {

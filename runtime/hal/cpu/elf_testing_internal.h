@@ -11,6 +11,8 @@
 
 namespace ember::hal::cpu::testing {
 
+inline constexpr char kElfMagic[4] = {0x7f, 'E', 'L', 'F'};
+
 struct CorpusElf {
   std::string name;  // e.g. "matmul.embedded#0"
   std::vector<uint8_t> bytes;
@@ -23,11 +25,8 @@ inline std::vector<std::vector<uint8_t>> ExtractElfs(
   std::vector<std::vector<uint8_t>> elfs;
   size_t pos = 0;
   while (pos + 64 <= vmfb.size()) {
-    const uint8_t* at =
-        static_cast<const uint8_t*>(memmem(vmfb.data() + pos, vmfb.size() - pos,
-                                           "\x7f"
-                                           "ELF",
-                                           4));
+    const uint8_t* at = static_cast<const uint8_t*>(
+        memmem(vmfb.data() + pos, vmfb.size() - pos, kElfMagic, 4));
     if (at == nullptr) break;
     size_t start = static_cast<size_t>(at - vmfb.data());
     if (start + 64 > vmfb.size()) break;
