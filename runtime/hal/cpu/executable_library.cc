@@ -1,0 +1,192 @@
+#include "runtime/hal/cpu/executable_library.h"
+
+#include <cinttypes>
+#include <cstring>
+#include <limits>
+
+namespace ember::hal::cpu {
+namespace {
+
+// Export names longer than this are not names but a runaway read.
+constexpr size_t kMaxNameLength = 4096;
+
+// Whether `text` is a NUL-terminated string in the image's readable memory.
+bool IsImageString(const ElfModule& image, const char* text) {
+  for (size_t i = 0; i <= kMaxNameLength; ++i) {
+    if (!image.IsReadable(text + i, 1)) return false;
+    if (text[i] == '\0') return true;
+  }
+  return false;
+}
+
+// Whether `count` elements of T at `table` are readable (always true without
+// an image to check against).
+template <typename T>
+bool IsImageTable(const ElfModule* image, const T* table, uint64_t count) {
+  if (image == nullptr) return true;
+  return image->IsReadable(table, count * sizeof(T));
+}
+
+}  // namespace
+
+Status ValidateLibraryV6(const LibraryHeader* const* query_result,
+                         uint32_t executable_constant_count,
+                         const ElfModule* image) {
+  if (query_result == nullptr) {
+    return FailedPreconditionError(
+        "the executable library does not support version 6 (the query "
+        "returned NULL)");
+  }
+  // The header pointer is the first field of the library.
+  const LibraryV6* library = reinterpret_cast<const LibraryV6*>(query_result);
+  if (!IsImageTable(image, library, 1)) {
+    return InvalidArgumentError(
+        "the library struct does not lie in the executable's image");
+  }
+  const LibraryHeader* header = library->header;
+  if (header == nullptr || !IsImageTable(image, header, 1)) {
+    return InvalidArgumentError(
+        "the library header is NULL or outside the executable's image");
+  }
+  if (header->version != kExecutableLibraryVersion6) {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "the executable library is version %" PRIu32
+                      "; Ember loads version %" PRIu32,
+                      header->version, kExecutableLibraryVersion6);
+  }
+  if (header->sanitizer != 0) {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "the executable library was built with sanitizer kind "
+                      "%" PRId32 "; Ember loads only unsanitized libraries",
+                      header->sanitizer);
+  }
+
+  const LibraryImportTable& imports = library->imports;
+  if (imports.count > 0 &&
+      (imports.symbols == nullptr ||
+       !IsImageTable(image, imports.symbols, imports.count))) {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "the library declares %" PRIu32
+                      " imports but no readable symbol table",
+                      imports.count);
+  }
+
+  const LibraryExportTable& exports = library->exports;
+  if (exports.count > kMaxLibraryExports) {
+    return MakeStatus(StatusCode::kOutOfRange,
+                      "the library declares %" PRIu32
+                      " exports; at most %" PRIu32 " are allowed",
+                      exports.count, kMaxLibraryExports);
+  }
+  if (exports.count > 0) {
+    if (exports.ptrs == nullptr ||
+        !IsImageTable(image, exports.ptrs, exports.count)) {
+      return FailedPreconditionError(
+          "the library's export function table is NULL or outside the image");
+    }
+    if (exports.attrs == nullptr ||
+        !IsImageTable(image, exports.attrs, exports.count)) {
+      return FailedPreconditionError(
+          "the library's export attribute table is NULL or outside the image");
+    }
+    if (exports.names != nullptr &&
+        !IsImageTable(image, exports.names, exports.count)) {
+      return InvalidArgumentError(
+          "the library's export name table lies outside the image");
+    }
+  }
+  for (uint32_t i = 0; i < exports.count; ++i) {
+    DispatchFunction function = exports.ptrs[i];
+    if (function == nullptr ||
+        (image != nullptr &&
+         !image->IsExecutable(reinterpret_cast<const void*>(function)))) {
+      return MakeStatus(
+          StatusCode::kFailedPrecondition,
+          "export %" PRIu32 " has no entry point in the executable's code", i);
+    }
+    const DispatchAttrs& attrs = exports.attrs[i];
+    if (attrs.constant_count > kMaxDispatchConstants) {
+      return MakeStatus(StatusCode::kOutOfRange,
+                        "export %" PRIu32 " uses %u constants; at most %" PRIu32
+                        " are allowed",
+                        i, unsigned{attrs.constant_count},
+                        kMaxDispatchConstants);
+    }
+    if (attrs.binding_count > kMaxDispatchBindings) {
+      return MakeStatus(StatusCode::kOutOfRange,
+                        "export %" PRIu32 " uses %u bindings; at most %" PRIu32
+                        " are allowed",
+                        i, unsigned{attrs.binding_count}, kMaxDispatchBindings);
+    }
+    if (exports.names != nullptr && exports.names[i] != nullptr &&
+        image != nullptr && !IsImageString(*image, exports.names[i])) {
+      return MakeStatus(
+          StatusCode::kInvalidArgument,
+          "the name of export %" PRIu32 " is not a string in the image", i);
+    }
+  }
+  if (library->constants.count != executable_constant_count) {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "the library expects %" PRIu32
+                      " executable constants but %" PRIu32 " are provided",
+                      library->constants.count, executable_constant_count);
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::Load(
+    std::span<const uint8_t> elf, std::span<const uint32_t> constants) {
+  if (constants.size() > std::numeric_limits<uint32_t>::max()) {
+    return InvalidArgumentError("too many executable constants");
+  }
+  std::unique_ptr<LoadedLibrary> loaded(new LoadedLibrary());
+  loaded->constants_.assign(constants.begin(), constants.end());
+  // Processor data stays zero: kernels then assume only their compile-time
+  // CPU features, which is always safe.
+  loaded->environment_.constants = loaded->constants_.data();
+  EMBER_ASSIGN_OR_RETURN(loaded->module_, ElfModule::Load(elf));
+  EMBER_RETURN_IF_ERROR(loaded->module_->RunInitializers(),
+                        "running the ELF initializers");
+  EMBER_ASSIGN_OR_RETURN(void* query_address, loaded->module_->LookupSymbol(
+                                                  kExecutableLibraryQueryName));
+  if (!loaded->module_->IsExecutable(query_address)) {
+    return InvalidArgumentError(
+        "the library query symbol does not point at code");
+  }
+  auto query = reinterpret_cast<LibraryQueryFunction>(query_address);
+  const LibraryHeader** result =
+      query(kExecutableLibraryVersion6, &loaded->environment_);
+  EMBER_RETURN_IF_ERROR(
+      ValidateLibraryV6(result, static_cast<uint32_t>(constants.size()),
+                        loaded->module_.get()),
+      "validating the executable library");
+  loaded->library_ = reinterpret_cast<const LibraryV6*>(result);
+
+  // Required imports would be called through a NULL thunk.
+  const LibraryImportTable& imports = loaded->library_->imports;
+  for (uint32_t i = 0; i < imports.count; ++i) {
+    const char* symbol = imports.symbols[i];
+    if (symbol == nullptr || !IsImageString(*loaded->module_, symbol)) {
+      return MakeStatus(StatusCode::kInvalidArgument,
+                        "library import %" PRIu32 " has no readable name", i);
+    }
+    if (symbol[0] != '?') {
+      return MakeStatus(StatusCode::kUnimplemented,
+                        "the library requires import '%s'; Ember provides no "
+                        "executable imports",
+                        symbol);
+    }
+  }
+  return loaded;
+}
+
+std::string_view LoadedLibrary::export_name(uint32_t ordinal) const {
+  const char* const* names = library_->exports.names;
+  if (names == nullptr || ordinal >= library_->exports.count ||
+      names[ordinal] == nullptr) {
+    return {};
+  }
+  return names[ordinal];
+}
+
+}  // namespace ember::hal::cpu
