@@ -1,15 +1,19 @@
-// ember-run-module: loads a VM-only `.vmfb` and calls one exported function.
+// ember-run-module: loads a `.vmfb` and calls one exported function, with
+// iree-run-module's flags.
 //
-//   ember-run-module --module=FILE --function=NAME [--input=VALUE ...]
-//                    [--repeat=N] [--print-timing]
+//   ember-run-module --module=FILE --function=NAME [--device=local-task]
+//                    [--input=VALUE ...] [--repeat=N] [--print-timing]
 //
-// Inputs follow iree-run-module: `--input=i32=5`, `--input=f32=1.5`,
-// `i64=` and `f64=` likewise; a bare `--input=5` takes its type from the
-// function's calling convention. Results print as `result[0]: i32=42`.
+// Inputs follow iree-run-module: scalars `--input=i32=5`, `f32=1.5`, `i64=`
+// and `f64=` likewise (a bare `--input=5` takes its type from the function's
+// calling convention); tensors `--input=2x2xf32=1,2,3,4` (values separated by
+// commas or spaces, one value fills the whole tensor) for ref arguments.
+// Results print as `result[0]: i32=42`, tensors as
+// `result[0]: hal.buffer_view` and `2x2xf32=1 2 3 4`.
 //
-// Only scalar arguments are supported, and no module besides the program
-// itself is linked, so a module that imports `hal` (or any other module)
-// fails with UNIMPLEMENTED naming it. Compile with --compile-mode=vm.
+// A module that imports `hal` gets the `hal` module over the device named by
+// --device (a driver URI: local-sync, local-task, local-task?worker_count=2;
+// default local-task, as iree-run-module).
 //
 // --repeat=N calls the function N times in the same context (results are
 // printed once, from the last call); --print-timing writes per-call times
@@ -20,17 +24,23 @@
 // Exit status: 0 on success, 1 when loading or the call fails, 2 on bad
 // usage.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/hal/buffer_view.h"
+#include "runtime/hal/cpu/local_device.h"
+#include "runtime/hal/driver.h"
+#include "runtime/modules/hal/hal_module.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/calling_convention.h"
@@ -48,6 +58,7 @@ using ember::vm::Variant;
 
 struct Options {
   std::string module_path;
+  std::string device = "local-task";
   std::string function;
   std::vector<std::string> inputs;
   long repeat = 1;
@@ -57,11 +68,16 @@ struct Options {
 void PrintUsage(FILE* stream) {
   std::fprintf(stream,
                "usage: ember-run-module --module=FILE --function=NAME "
-               "[--input=VALUE ...] [--repeat=N] [--print-timing]\n"
+               "[--device=URI] [--input=VALUE ...] [--repeat=N] "
+               "[--print-timing]\n"
+               "  --device=URI        local-sync, local-task (default), "
+               "local-task?worker_count=N\n"
                "  --input=TYPE=VALUE  a scalar argument: i32=5, i64=-1, "
                "f32=0.5, f64=2.25;\n"
                "                      a bare VALUE takes its type from the "
-               "function's signature\n"
+               "function's signature;\n"
+               "                      tensors: 2x2xf32=1,2,3,4 (one value "
+               "fills the tensor)\n"
                "  --repeat=N          call the function N times (default 1)\n"
                "  --print-timing      per-call times on stderr\n");
 }
@@ -172,70 +188,240 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// This tool links the program alone: a module that needs another (`hal`
-// above all) cannot run. Judged on the file, before its type table is
-// resolved, since that is where the first `!hal.*` type would fail.
-Status RequireVmOnly(const ember::vm::bytecode::ModuleFile& file) {
-  auto unavailable = [&](std::string_view needed, std::string_view what) {
-    return ember::UnimplementedError(ember::StringPrintf(
-        "module '%.*s' %.*s module '%.*s', which ember-run-module does not "
-        "provide: it runs VM-only modules (iree-compile --compile-mode=vm)",
-        static_cast<int>(file.name().size()), file.name().data(),
-        static_cast<int>(what.size()), what.data(),
-        static_cast<int>(needed.size()), needed.data()));
+// Whether the module imports anything from `hal`.
+bool NeedsHal(const ember::vm::Module& module) {
+  for (size_t i = 0; i < module.import_count(); ++i) {
+    if (module.import_info(i).full_name.starts_with("hal.")) return true;
+  }
+  return false;
+}
+
+namespace hal = ember::hal;
+
+// Parses "2x2xf32=1,2,3,4" (or "f32=1" for a rank-0 tensor) into a buffer
+// view allocated on `device`.
+Result<ember::Ref<hal::BufferView>> ParseTensor(std::string_view text,
+                                                size_t index,
+                                                hal::Device& device) {
+  size_t equals = text.find('=');
+  if (equals == std::string_view::npos) {
+    return ember::InvalidArgumentError(
+        ember::StringPrintf("input %zu: tensor '%.*s' needs SHAPExTYPE=VALUES "
+                            "(e.g. 2x2xf32=1,2,3,4)",
+                            index, static_cast<int>(text.size()), text.data()));
+  }
+  std::string_view head = text.substr(0, equals);
+  std::string_view body = text.substr(equals + 1);
+  std::vector<int64_t> shape;
+  size_t x;
+  while ((x = head.find('x')) != std::string_view::npos) {
+    std::string dim(head.substr(0, x));
+    char* end = nullptr;
+    long long value = std::strtoll(dim.c_str(), &end, 10);
+    if (dim.empty() || *end != '\0' || value < 0 || value > (1ll << 40)) {
+      return ember::InvalidArgumentError(ember::StringPrintf(
+          "input %zu: bad dimension '%s'", index, dim.c_str()));
+    }
+    shape.push_back(value);
+    head = head.substr(x + 1);
+  }
+  EMBER_ASSIGN_OR_RETURN(hal::ElementType type, hal::ParseElementType(head),
+                         "input %zu", index);
+  EMBER_ASSIGN_OR_RETURN(uint64_t byte_length,
+                         hal::DenseByteLength(shape, type), "input %zu", index);
+  const size_t element_size = hal::DenseByteCount(type);
+  const uint64_t count = element_size ? byte_length / element_size : 0;
+  std::vector<std::string> values;
+  std::string current;
+  for (char c : body) {
+    if (c == ',' || c == ' ') {
+      if (!current.empty()) values.push_back(std::move(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  if (!current.empty()) values.push_back(std::move(current));
+  if (values.size() != count && values.size() != 1) {
+    return ember::InvalidArgumentError(ember::StringPrintf(
+        "input %zu: %zu values for %llu elements", index, values.size(),
+        static_cast<unsigned long long>(count)));
+  }
+  EMBER_ASSIGN_OR_RETURN(
+      ember::Ref<hal::Buffer> buffer,
+      device.allocator().Allocate(hal::BufferParams{}, byte_length));
+  EMBER_ASSIGN_OR_RETURN(
+      hal::BufferMapping mapping,
+      buffer->Map(hal::MappingMode::kScoped, hal::MemoryAccess::kWrite, 0,
+                  hal::kWholeBuffer));
+  for (uint64_t i = 0; i < count; ++i) {
+    const std::string& item = values.size() == 1 ? values[0] : values[i];
+    char* end = nullptr;
+    uint8_t* at = mapping.data() + i * element_size;
+    errno = 0;
+    if (hal::IsFloat(type) && hal::BitCount(type) == 32) {
+      float v = std::strtof(item.c_str(), &end);
+      std::memcpy(at, &v, 4);
+    } else if (hal::IsFloat(type) && hal::BitCount(type) == 64) {
+      double v = std::strtod(item.c_str(), &end);
+      std::memcpy(at, &v, 8);
+    } else if (hal::IsInteger(type) && element_size <= 8) {
+      long long v = std::strtoll(item.c_str(), &end, 0);
+      std::memcpy(at, &v, element_size);
+    } else {
+      return ember::UnimplementedError(
+          ember::StringPrintf("input %zu: parsing %s values is not supported",
+                              index, hal::FormatElementType(type).c_str()));
+    }
+    if (*end != '\0' || errno == ERANGE) {
+      return ember::InvalidArgumentError(ember::StringPrintf(
+          "input %zu: cannot parse '%s' as %s", index, item.c_str(),
+          hal::FormatElementType(type).c_str()));
+    }
+  }
+  return hal::BufferView::Create(buffer, shape, type,
+                                 hal::EncodingType::kDenseRowMajor);
+}
+
+std::string FormatElement(const uint8_t* at, hal::ElementType type) {
+  const uint32_t bits = hal::BitCount(type);
+  if (hal::IsFloat(type) && bits == 32) {
+    float v;
+    std::memcpy(&v, at, 4);
+    return ember::StringPrintf("%g", v);
+  }
+  if (hal::IsFloat(type) && bits == 64) {
+    double v;
+    std::memcpy(&v, at, 8);
+    return ember::StringPrintf("%g", v);
+  }
+  if (hal::IsInteger(type) && bits % 8 == 0 && bits <= 64) {
+    uint64_t raw = 0;
+    std::memcpy(&raw, at, bits / 8);
+    if (hal::NumericalTypeOf(type) == hal::NumericalType::kIntegerUnsigned ||
+        hal::IsBoolean(type)) {
+      return std::to_string(raw);
+    }
+    int64_t value =
+        bits == 64 ? static_cast<int64_t>(raw)
+                   : static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
+    return std::to_string(value);
+  }
+  std::string hex;
+  for (uint32_t i = 0; i < (bits + 7) / 8; ++i) {
+    hex += ember::StringPrintf("%02x", at[i]);
+  }
+  return "0x" + hex;
+}
+
+Result<std::string> FormatBufferView(hal::BufferView& view) {
+  std::string text = view.ShapeAndTypeString() + "=";
+  const size_t element_size = hal::DenseByteCount(view.element_type());
+  const uint64_t count = view.element_count();
+  EMBER_ASSIGN_OR_RETURN(
+      hal::BufferMapping mapping,
+      view.buffer()->Map(hal::MappingMode::kScoped, hal::MemoryAccess::kRead, 0,
+                         hal::kWholeBuffer));
+  if (element_size == 0 || count * element_size > mapping.size()) {
+    return text + "(not printable)";
+  }
+  // IREE's layout: elements of the innermost dimension separated by spaces,
+  // every outer dimension's entries in brackets ("[1 2][3 4]").
+  std::span<const int64_t> shape = view.shape();
+  uint64_t next = 0;
+  auto format = [&](auto&& self, size_t dim) -> void {
+    if (dim + 1 >= shape.size()) {
+      const uint64_t n = shape.empty() ? 1 : static_cast<uint64_t>(shape[dim]);
+      for (uint64_t i = 0; i < n; ++i, ++next) {
+        if (i) text += ' ';
+        text += FormatElement(mapping.data() + next * element_size,
+                              view.element_type());
+      }
+      return;
+    }
+    for (int64_t i = 0; i < shape[dim]; ++i) {
+      text += '[';
+      self(self, dim + 1);
+      text += ']';
+    }
   };
-  for (const auto& dependency : file.def().dependencies) {
-    if (dependency.flags & ember::vm::bytecode::kLinkRequired) {
-      return unavailable(dependency.name, "needs");
-    }
-  }
-  for (const auto& import : file.def().imported_functions) {
-    if (import.flags & ember::vm::bytecode::kLinkRequired) {
-      std::string_view module_name =
-          import.full_name.substr(0, import.full_name.find('.'));
-      return unavailable(
-          module_name, "imports '" + std::string(import.full_name) + "' from");
-    }
-  }
-  return Status::Ok();
+  format(format, 0);
+  return text;
 }
 
 Status Run(const Options& options) {
   auto instance = ember::vm::Instance::Create();
+  EMBER_RETURN_IF_ERROR(ember::modules::hal::RegisterHalTypes(*instance));
   instance->Freeze();
   EMBER_ASSIGN_OR_RETURN(
       auto file, ember::vm::bytecode::ModuleFile::LoadFile(options.module_path),
       "loading %s", options.module_path.c_str());
-  EMBER_RETURN_IF_ERROR(RequireVmOnly(*file));
   EMBER_ASSIGN_OR_RETURN(
       auto module, ember::vm::bytecode::BytecodeModule::Create(instance, file),
       "loading %s", options.module_path.c_str());
 
-  // The argument types of the export, for bare inputs.
-  std::vector<ValueType> argument_types;
+  // The function and its calling convention, checked before any input is
+  // read (a typo in --function says so).
+  std::optional<ember::vm::CallingConvention> cconv;
   for (size_t i = 0; i < module->export_count(); ++i) {
     ember::vm::ExportInfo info = module->export_info(i);
     if (info.name != options.function) continue;
-    argument_types.clear();
-    auto cconv = ember::vm::ParseCallingConvention(info.calling_convention);
-    if (!cconv.ok()) continue;
-    for (const ember::vm::CconvSlot& slot : cconv->arguments.slots) {
-      argument_types.push_back(ember::vm::ValueTypeOfCconv(slot.type));
+    auto parsed = ember::vm::ParseCallingConvention(info.calling_convention);
+    if (parsed.ok()) cconv = std::move(*parsed);
+    break;
+  }
+  if (!cconv) {
+    std::string names;
+    for (size_t i = 0; i < module->export_count(); ++i) {
+      std::string_view name = module->export_info(i).name;
+      if (name.starts_with("__")) continue;
+      if (!names.empty()) names += ", ";
+      names += std::string(name);
     }
+    return ember::NotFoundError(ember::StringPrintf(
+        "module '%.*s' exports no function '%s' (it exports: %s)",
+        static_cast<int>(module->name().size()), module->name().data(),
+        options.function.c_str(), names.c_str()));
   }
 
+  std::vector<std::shared_ptr<ember::vm::Module>> modules;
+  ember::Ref<hal::Device> device;
+  if (NeedsHal(*module)) {
+    hal::DriverRegistry drivers;
+    EMBER_RETURN_IF_ERROR(hal::cpu::RegisterLocalDrivers(drivers));
+    EMBER_ASSIGN_OR_RETURN(device, drivers.CreateDevice(options.device),
+                           "creating device '%s'", options.device.c_str());
+    EMBER_ASSIGN_OR_RETURN(auto hal_module,
+                           ember::modules::hal::CreateHalModule({device}));
+    modules.push_back(std::move(hal_module));
+  }
+  modules.push_back(module);
+
   std::vector<Variant> arguments;
+  const auto& slots = cconv->arguments.slots;
   for (size_t i = 0; i < options.inputs.size(); ++i) {
-    ValueType signature_type =
-        i < argument_types.size() ? argument_types[i] : ValueType::kNone;
+    const bool is_ref =
+        i < slots.size() && slots[i].type == ember::vm::CconvType::kRef;
+    if (is_ref) {
+      if (!device) {
+        return ember::InvalidArgumentError(
+            ember::StringPrintf("input %zu: a ref argument needs a device", i));
+      }
+      EMBER_ASSIGN_OR_RETURN(auto view,
+                             ParseTensor(options.inputs[i], i, *device));
+      arguments.emplace_back(ember::vm::VmRef::Of(std::move(view)));
+      continue;
+    }
+    ValueType signature_type = i < slots.size()
+                                   ? ember::vm::ValueTypeOfCconv(slots[i].type)
+                                   : ValueType::kNone;
     EMBER_ASSIGN_OR_RETURN(Value value,
                            ParseInput(options.inputs[i], i, signature_type));
     arguments.emplace_back(value);
   }
 
-  std::shared_ptr<ember::vm::Module> as_module = module;
   EMBER_ASSIGN_OR_RETURN(auto context,
-                         ember::vm::Context::Create(instance, {&as_module, 1}));
+                         ember::vm::Context::Create(instance, modules));
   EMBER_ASSIGN_OR_RETURN(ember::vm::Function function,
                          context->LookupFunction(std::string(module->name()) +
                                                  "." + options.function));
@@ -258,6 +444,14 @@ Status Run(const Options& options) {
 
   std::printf("EXEC @%s\n", options.function.c_str());
   for (size_t i = 0; i < results.size(); ++i) {
+    if (results[i].is_ref()) {
+      if (auto* view = results[i].ref().As<hal::BufferView>(
+              ember::modules::hal::BufferViewType())) {
+        EMBER_ASSIGN_OR_RETURN(std::string text, FormatBufferView(*view));
+        std::printf("result[%zu]: hal.buffer_view\n%s\n", i, text.c_str());
+        continue;
+      }
+    }
     std::printf("result[%zu]: %s\n", i, FormatResult(results[i]).c_str());
   }
   std::fflush(stdout);
@@ -283,6 +477,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if ((value = FlagValue(arg, "--module"))) {
       options.module_path = value;
+    } else if ((value = FlagValue(arg, "--device"))) {
+      options.device = value;
     } else if ((value = FlagValue(arg, "--function"))) {
       options.function = value;
     } else if ((value = FlagValue(arg, "--input"))) {

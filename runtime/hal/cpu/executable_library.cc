@@ -1,8 +1,11 @@
 #include "runtime/hal/cpu/executable_library.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 #include <limits>
+
+#include "runtime/hal/cpu/cpu_info.h"
 
 namespace ember::hal::cpu {
 namespace {
@@ -144,6 +147,11 @@ Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::Load(
   // Processor data stays zero: kernels then assume only their compile-time
   // CPU features, which is always safe.
   loaded->environment_.constants = loaded->constants_.data();
+  // The host's feature bits, as IREE fills them: ukernels pick their code
+  // paths from these, so the same bits give the same results.
+  const ProcessorData& processor = HostProcessorData();
+  std::copy(processor.begin(), processor.end(),
+            loaded->environment_.processor.data);
   EMBER_ASSIGN_OR_RETURN(loaded->module_, ElfModule::Load(elf));
   EMBER_RETURN_IF_ERROR(loaded->module_->RunInitializers(),
                         "running the ELF initializers");

@@ -1,0 +1,349 @@
+#include "runtime/hal/cpu/local_device.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "runtime/hal/cpu/cpu_executable.h"
+#include "runtime/hal/cpu/cpu_info.h"
+
+namespace ember::hal::cpu {
+namespace {
+
+// Per-thread workgroup-local memory, grown on demand and kept for the next
+// dispatch (IREE allocates it per dispatch; reuse saves the malloc).
+std::span<uint8_t> LocalMemory(size_t size) {
+  struct Scratch {
+    void* data = nullptr;
+    size_t size = 0;
+    ~Scratch() { std::free(data); }
+  };
+  thread_local Scratch scratch;
+  if (size == 0) return {};
+  if (scratch.size < size) {
+    std::free(scratch.data);
+    size_t rounded = (size + 63) / 64 * 64;
+    scratch.data = std::aligned_alloc(64, rounded);
+    scratch.size = scratch.data ? rounded : 0;
+  }
+  if (!scratch.data) return {};
+  std::memset(scratch.data, 0, size);
+  return {static_cast<uint8_t*>(scratch.data), size};
+}
+
+void FillPattern(uint8_t* target, uint64_t length, uint64_t pattern,
+                 uint32_t pattern_length) {
+  switch (pattern_length) {
+    case 1:
+      std::memset(target, static_cast<int>(pattern & 0xFF), length);
+      break;
+    case 2:
+      for (uint64_t i = 0; i < length; i += 2) {
+        auto value = static_cast<uint16_t>(pattern);
+        std::memcpy(target + i, &value, 2);
+      }
+      break;
+    case 4:
+      for (uint64_t i = 0; i < length; i += 4) {
+        auto value = static_cast<uint32_t>(pattern);
+        std::memcpy(target + i, &value, 4);
+      }
+      break;
+  }
+}
+
+}  // namespace
+
+Ref<LocalDevice> LocalDevice::Create(const LocalDeviceOptions& options) {
+  Ref<LocalDevice> device = Ref<LocalDevice>::Adopt(new LocalDevice());
+  device->id_ = options.id;
+  device->allocator_ = Allocator::CreateHeap();
+  if (options.use_workers) {
+    uint32_t workers = options.worker_count;
+    if (workers == 0)
+      workers = std::max(1u, std::thread::hardware_concurrency());
+    device->pool_ = std::make_unique<WorkerPool>(workers);
+  }
+  return device;
+}
+
+uint32_t LocalDevice::worker_count() const {
+  return pool_ ? pool_->worker_count() : 1;
+}
+
+Result<int64_t> LocalDevice::QueryI64(std::string_view category,
+                                      std::string_view key) {
+  if (category == "hal.device.id") return MatchesGlob(key, id_) ? 1 : 0;
+  if (category == "hal.executable.format") {
+    return CpuExecutable::SupportsFormat(key) ? 1 : 0;
+  }
+  if (category == "hal.device" && key == "concurrency") return 1;
+  if (category == "hal.dispatch" && key == "concurrency") {
+    return static_cast<int64_t>(worker_count());
+  }
+  if (category == "hal.cpu") return LookupCpuFeature(HostProcessorData(), key);
+  return NotFoundError("device query '" + std::string(category) + "' :: '" +
+                       std::string(key) + "' is not answered by " + id_);
+}
+
+Result<Ref<Executable>> LocalDevice::CreateExecutable(
+    std::string_view format, std::span<const uint8_t> data,
+    std::span<const uint32_t> constants) {
+  EMBER_ASSIGN_OR_RETURN(Ref<CpuExecutable> executable,
+                         CpuExecutable::Load(format, data, constants));
+  return Ref<Executable>(std::move(executable));
+}
+
+template <typename Work>
+Status LocalDevice::Submit(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                           Work&& work) {
+  std::lock_guard lock(queue_mutex_);
+  Status status = Status::Ok();
+  if (wait) status = wait->Wait(Timeout::Infinite());
+  if (status.ok()) status = work();
+  if (!status.ok()) {
+    if (signal) signal->Fail(status);
+    return status;
+  }
+  if (signal) return signal->Signal();
+  return Status::Ok();
+}
+
+Result<Ref<Buffer>> LocalDevice::QueueAlloca(const Ref<Fence>& wait,
+                                             const Ref<Fence>& signal,
+                                             const BufferParams& params,
+                                             uint64_t size) {
+  Ref<Buffer> buffer;
+  EMBER_RETURN_IF_ERROR(Submit(wait, signal, [&]() -> Status {
+    EMBER_ASSIGN_OR_RETURN(buffer, allocator_->Allocate(params, size));
+    return Status::Ok();
+  }));
+  return buffer;
+}
+
+Status LocalDevice::QueueDealloca(const Ref<Fence>& wait,
+                                  const Ref<Fence>& signal,
+                                  const Ref<Buffer>& buffer) {
+  // Memory goes back when the last reference does; this orders only.
+  return Submit(wait, signal, [] { return Status::Ok(); });
+}
+
+Status LocalDevice::QueueFill(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                              const Ref<Buffer>& target, uint64_t offset,
+                              uint64_t length, uint64_t pattern,
+                              uint32_t pattern_length) {
+  return Submit(wait, signal, [&]() -> Status {
+    EMBER_ASSIGN_OR_RETURN(
+        Ref<CommandBuffer> commands,
+        CommandBuffer::Create(CommandBufferMode::kOneShot,
+                              CommandCategory::kTransfer, 0));
+    EMBER_RETURN_IF_ERROR(
+        commands->Fill({{target, 0, offset, length}, pattern, pattern_length}));
+    return ExecuteCommands(*commands, {});
+  });
+}
+
+Status LocalDevice::QueueCopy(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                              const Ref<Buffer>& source, uint64_t source_offset,
+                              const Ref<Buffer>& target, uint64_t target_offset,
+                              uint64_t length) {
+  return Submit(wait, signal, [&]() -> Status {
+    EMBER_ASSIGN_OR_RETURN(
+        Ref<CommandBuffer> commands,
+        CommandBuffer::Create(CommandBufferMode::kOneShot,
+                              CommandCategory::kTransfer, 0));
+    EMBER_RETURN_IF_ERROR(commands->Copy({{source, 0, source_offset, length},
+                                          {target, 0, target_offset, length},
+                                          length}));
+    return ExecuteCommands(*commands, {});
+  });
+}
+
+Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
+                                const Ref<Fence>& signal,
+                                std::span<const uint8_t> source,
+                                const Ref<Buffer>& target,
+                                uint64_t target_offset, uint64_t length) {
+  return Submit(wait, signal, [&]() -> Status {
+    if (length > source.size()) {
+      return OutOfRangeError("update of " + std::to_string(length) +
+                             " bytes from a source of " +
+                             std::to_string(source.size()));
+    }
+    EMBER_RETURN_IF_ERROR(target->ValidateUsage(BufferUsage::kTransferTarget));
+    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> range,
+                           target->DeviceRange(target_offset, length));
+    if (!range.empty()) std::memcpy(range.data(), source.data(), range.size());
+    return Status::Ok();
+  });
+}
+
+Status LocalDevice::QueueBarrier(const Ref<Fence>& wait,
+                                 const Ref<Fence>& signal) {
+  return Submit(wait, signal, [] { return Status::Ok(); });
+}
+
+Status LocalDevice::QueueExecute(const Ref<Fence>& wait,
+                                 const Ref<Fence>& signal,
+                                 const Ref<CommandBuffer>& command_buffer,
+                                 std::span<const Binding> binding_table) {
+  return Submit(wait, signal, [&]() -> Status {
+    if (!command_buffer) return Status::Ok();  // a barrier
+    if (!command_buffer->finalized()) {
+      return FailedPreconditionError(
+          "command buffer submitted before it was finalized");
+    }
+    EMBER_RETURN_IF_ERROR(command_buffer->ValidateBindingTable(binding_table));
+    return ExecuteCommands(*command_buffer, binding_table);
+  });
+}
+
+Status LocalDevice::ExecuteCommands(const CommandBuffer& command_buffer,
+                                    std::span<const Binding> binding_table) {
+  for (const Command& command : command_buffer.commands()) {
+    if (const auto* dispatch = std::get_if<DispatchCommand>(&command)) {
+      EMBER_RETURN_IF_ERROR(ExecuteDispatch(*dispatch, binding_table));
+    } else if (const auto* fill = std::get_if<FillCommand>(&command)) {
+      EMBER_ASSIGN_OR_RETURN(ResolvedBuffer target,
+                             ResolveBufferRef(fill->target, binding_table),
+                             "fill target");
+      if (!target.buffer)
+        return FailedPreconditionError("fill of a null buffer");
+      EMBER_ASSIGN_OR_RETURN(
+          std::span<uint8_t> bytes,
+          target.buffer->DeviceRange(target.offset, target.length));
+      if (bytes.size() % fill->pattern_length != 0) {
+        return InvalidArgumentError(
+            "fill length is not a multiple of the pattern length");
+      }
+      FillPattern(bytes.data(), bytes.size(), fill->pattern,
+                  fill->pattern_length);
+    } else if (const auto* copy = std::get_if<CopyCommand>(&command)) {
+      EMBER_ASSIGN_OR_RETURN(ResolvedBuffer source,
+                             ResolveBufferRef(copy->source, binding_table),
+                             "copy source");
+      EMBER_ASSIGN_OR_RETURN(ResolvedBuffer target,
+                             ResolveBufferRef(copy->target, binding_table),
+                             "copy target");
+      if (!source.buffer || !target.buffer) {
+        return FailedPreconditionError("copy from or to a null buffer");
+      }
+      EMBER_ASSIGN_OR_RETURN(
+          std::span<uint8_t> from,
+          source.buffer->DeviceRange(source.offset, copy->length));
+      EMBER_ASSIGN_OR_RETURN(
+          std::span<uint8_t> to,
+          target.buffer->DeviceRange(target.offset, copy->length));
+      // Slots can make ranges alias that recording could not see.
+      if (!from.empty()) std::memmove(to.data(), from.data(), from.size());
+    } else if (const auto* update = std::get_if<UpdateCommand>(&command)) {
+      EMBER_ASSIGN_OR_RETURN(ResolvedBuffer target,
+                             ResolveBufferRef(update->target, binding_table),
+                             "update target");
+      if (!target.buffer) {
+        return FailedPreconditionError("update of a null buffer");
+      }
+      EMBER_ASSIGN_OR_RETURN(
+          std::span<uint8_t> to,
+          target.buffer->DeviceRange(target.offset, update->data.size()));
+      if (!to.empty()) std::memcpy(to.data(), update->data.data(), to.size());
+    }
+    // Barriers and debug groups: commands run in order on one thread.
+  }
+  return Status::Ok();
+}
+
+Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
+                                    std::span<const Binding> binding_table) {
+  const auto* executable =
+      dynamic_cast<const CpuExecutable*>(command.executable.get());
+  if (!executable) {
+    return InvalidArgumentError(
+        "dispatch of an executable made by another "
+        "kind of device");
+  }
+  DispatchArguments arguments;
+  arguments.export_ordinal = command.export_ordinal;
+  std::copy(std::begin(command.workgroup_count),
+            std::end(command.workgroup_count), arguments.workgroup_count);
+  if (command.indirect) {
+    EMBER_ASSIGN_OR_RETURN(
+        ResolvedBuffer counts,
+        ResolveBufferRef(command.workgroups_ref, binding_table),
+        "workgroup count buffer");
+    if (!counts.buffer) {
+      return FailedPreconditionError("workgroup count buffer is NULL");
+    }
+    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> bytes,
+                           counts.buffer->DeviceRange(counts.offset, 12));
+    std::memcpy(arguments.workgroup_count, bytes.data(), 12);
+  }
+  arguments.constants = command.constants;
+  std::vector<void*> pointers(command.bindings.size());
+  std::vector<size_t> lengths(command.bindings.size());
+  for (size_t i = 0; i < command.bindings.size(); ++i) {
+    EMBER_ASSIGN_OR_RETURN(ResolvedBuffer binding,
+                           ResolveBufferRef(command.bindings[i], binding_table),
+                           "dispatch binding %zu", i);
+    if (!binding.buffer) continue;  // reported by ValidateDispatch
+    EMBER_ASSIGN_OR_RETURN(
+        std::span<uint8_t> bytes,
+        binding.buffer->DeviceRange(binding.offset, binding.length),
+        "dispatch binding %zu", i);
+    // A zero-length binding is present, so it still gets a valid pointer.
+    alignas(64) static uint8_t empty_binding[64];
+    pointers[i] = bytes.empty() ? empty_binding : bytes.data();
+    lengths[i] = bytes.size();
+  }
+  arguments.binding_pointers = pointers;
+  arguments.binding_lengths = lengths;
+  EMBER_RETURN_IF_ERROR(executable->ValidateDispatch(arguments));
+
+  const uint64_t total = uint64_t{arguments.workgroup_count[0]} *
+                         arguments.workgroup_count[1] *
+                         arguments.workgroup_count[2];
+  if (total == 0) return Status::Ok();
+  const size_t local_size = executable->LocalMemorySize(command.export_ordinal);
+  auto run = [&](uint32_t worker, uint64_t begin, uint64_t end) -> Status {
+    std::span<uint8_t> local = LocalMemory(local_size);
+    if (local_size != 0 && local.empty()) {
+      return ResourceExhaustedError("cannot allocate workgroup local memory");
+    }
+    return executable->RunWorkgroups(arguments, {begin, end, worker}, local,
+                                     worker_count());
+  };
+  if (!pool_ || executable->IsSequential(command.export_ordinal)) {
+    return run(0, 0, total);
+  }
+  return pool_->ParallelFor(total, run);
+}
+
+Status RegisterLocalDrivers(DriverRegistry& registry) {
+  EMBER_RETURN_IF_ERROR(registry.Register(
+      {"local-sync", "CPU, every dispatch inline on the calling thread"},
+      [](const DeviceUri&) -> Result<Ref<Device>> {
+        return Ref<Device>(LocalDevice::Create({"local-sync", 0, false}));
+      }));
+  return registry.Register(
+      {"local-task", "CPU, dispatches spread over a pool of workers"},
+      [](const DeviceUri& uri) -> Result<Ref<Device>> {
+        LocalDeviceOptions options{"local-task", 0, true};
+        auto it = uri.parameters.find("worker_count");
+        if (it != uri.parameters.end()) {
+          const std::string& text = it->second;
+          auto [end, error] = std::from_chars(
+              text.data(), text.data() + text.size(), options.worker_count);
+          if (error != std::errc() || end != text.data() + text.size() ||
+              options.worker_count == 0 || options.worker_count > 1024) {
+            return InvalidArgumentError("local-task worker_count '" + text +
+                                        "' is not a number in [1, 1024]");
+          }
+        }
+        return Ref<Device>(LocalDevice::Create(options));
+      });
+}
+
+}  // namespace ember::hal::cpu
