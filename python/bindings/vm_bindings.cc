@@ -23,9 +23,9 @@
 
 #include "python/bindings/status_utils.h"
 #include "runtime/base/byte_storage.h"
+#include "runtime/modules/hal/hal_module.h"
 #include "runtime/vm/bytecode/module_dump.h"
 #include "runtime/vm/bytecode/module_file.h"
-#include "runtime/vm/provisional_hal_types.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -317,8 +317,9 @@ void BindVm(nb::module_& m) {
 
   nb::class_<VmInstance>(m, "VmInstance").def("__init__", [](VmInstance* self) {
     std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
-    // The hal module will register its own types here, before freezing.
-    CheckStatus(vm::RegisterProvisionalHalTypes(*instance),
+    // Programs name the hal module's ref types; they must be registered
+    // before the instance is frozen.
+    CheckStatus(modules::hal::RegisterHalTypes(*instance),
                 "cannot create VmInstance");
     instance->Freeze();
     new (self) VmInstance{std::move(instance)};

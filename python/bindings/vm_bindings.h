@@ -11,9 +11,10 @@
 //
 // Loading a bytecode module (copy_buffer, mmap, ...) parses and verifies the
 // file and makes the vm::bytecode::BytecodeModule against the instance's type
-// registry, all without the GIL, as iree.runtime does. A VmInstance knows
-// the hal.* type names (provisional_hal_types.h) so that a program compiled
-// for a device loads; it fails when linked, on the missing `hal` module.
+// registry, all without the GIL, as iree.runtime does. A VmInstance has the
+// `hal` module's ref types registered (runtime/modules/hal), so a program
+// compiled for a device loads; linking it needs a `hal` module in the
+// context.
 #pragma once
 
 #include <nanobind/nanobind.h>

@@ -254,9 +254,31 @@ def test_run_module_matches_iree(corpus_by_name, function, inputs):
                                                            theirs.stdout)
 
 
-def test_run_module_rejects_hal_programs_clearly(sample_vmfb):
+def test_run_module_runs_the_bundled_tensor_sample(sample_vmfb):
     result = run([sys.executable, "-c",
                   "from ember._tools import run_module; run_module()",
-                  f"--module={sample_vmfb}", "--function=simple_mul"])
-    assert result.returncode != 0
-    assert "UNIMPLEMENTED" in result.stderr and "hal" in result.stderr
+                  f"--module={sample_vmfb}", "--function=simple_mul",
+                  "--device=local-sync", "--input=4xf32=1,2,3,4",
+                  "--input=4xf32=10,20,30,40"])
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "4xf32=10 40 90 160"
+
+
+def test_run_module_names_a_missing_function_before_reading_inputs(
+        sample_vmfb):
+    result = run([sys.executable, "-c",
+                  "from ember._tools import run_module; run_module()",
+                  f"--module={sample_vmfb}", "--function=simple_mull",
+                  "--input=not-even-a-tensor"])
+    assert result.returncode == 1
+    assert "exports no function 'simple_mull'" in result.stderr
+    assert "simple_mul" in result.stderr
+
+
+def test_run_module_rejects_wrong_argument_counts(sample_vmfb):
+    result = run([sys.executable, "-c",
+                  "from ember._tools import run_module; run_module()",
+                  f"--module={sample_vmfb}", "--function=simple_mul",
+                  "--input=4xf32=1"])
+    assert result.returncode == 1
+    assert "expects 2 arguments" in result.stderr

@@ -32,17 +32,26 @@ ScopedDenormalsFlushed::~ScopedDenormalsFlushed() {
 #endif
 }
 
-bool CpuExecutable::SupportsFormat(std::string_view format) {
+namespace {
+bool IsEmbeddedFormat(std::string_view format) {
   // IREE's embedded loader accepts any format that starts with
   // "embedded-elf-<host arch>".
-  std::string prefix = "embedded-elf-" + std::string(kHostArch);
-  return format.starts_with(prefix);
+  return format.starts_with("embedded-elf-" + std::string(kHostArch));
+}
+}  // namespace
+
+bool CpuExecutable::SupportsFormat(std::string_view format) {
+  // System shared objects are claimed too, so that a program built with them
+  // reaches executable creation and gets a clear UNIMPLEMENTED there rather
+  // than "no compatible device".
+  return IsEmbeddedFormat(format) ||
+         format == "system-elf-" + std::string(kHostArch);
 }
 
 Result<Ref<CpuExecutable>> CpuExecutable::Load(
     std::string_view format, std::span<const uint8_t> data,
     std::span<const uint32_t> constants) {
-  if (!SupportsFormat(format)) {
+  if (!IsEmbeddedFormat(format)) {
     if (format.starts_with("system-")) {
       return UnimplementedError(
           "executable format '" + std::string(format) +
