@@ -11,7 +11,8 @@ The layers (one library per folder under runtime/, see CMakeLists.txt):
     hal            may use base          HAL objects; knows nothing of the VM
     hal/cpu        may use hal, base     the CPU devices
     modules/hal    may use vm, hal, base the bridge between VM and HAL
-    modules/check  may use vm, hal, base the `check` module
+    modules/check  may use modules/hal,  the `check` module (its operands
+                   vm, hal, base         are the hal module's ref types)
     testing        may use every layer   test helpers (tests only)
 
 Above runtime/: tools/, fuzz/ and tests/ may include any layer (not python/);
@@ -35,7 +36,7 @@ LAYERS = {
     "hal": {"base"},
     "hal/cpu": {"hal", "base"},
     "modules/hal": {"vm", "hal", "base"},
-    "modules/check": {"vm", "hal", "base"},
+    "modules/check": {"modules/hal", "vm", "hal", "base"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SOURCE_SUFFIXES = {".h", ".cc", ".cpp", ".inl"}

@@ -38,8 +38,7 @@
 
 #include "runtime/base/status.h"
 #include "runtime/hal/buffer_view.h"
-#include "runtime/hal/cpu/local_device.h"
-#include "runtime/hal/driver.h"
+#include "runtime/hal/buffer_view_format.h"
 #include "runtime/modules/hal/hal_module.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/bytecode/module_file.h"
@@ -47,6 +46,7 @@
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
+#include "tools/tool_support.h"
 
 namespace {
 
@@ -188,14 +188,6 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-// Whether the module imports anything from `hal`.
-bool NeedsHal(const ember::vm::Module& module) {
-  for (size_t i = 0; i < module.import_count(); ++i) {
-    if (module.import_info(i).full_name.starts_with("hal.")) return true;
-  }
-  return false;
-}
-
 namespace hal = ember::hal;
 
 // Parses "2x2xf32=1,2,3,4" (or "f32=1" for a rank-0 tensor) into a buffer
@@ -283,82 +275,12 @@ Result<ember::Ref<hal::BufferView>> ParseTensor(std::string_view text,
                                  hal::EncodingType::kDenseRowMajor);
 }
 
-std::string FormatElement(const uint8_t* at, hal::ElementType type) {
-  const uint32_t bits = hal::BitCount(type);
-  if (hal::IsFloat(type) && bits == 32) {
-    float v;
-    std::memcpy(&v, at, 4);
-    return ember::StringPrintf("%g", v);
-  }
-  if (hal::IsFloat(type) && bits == 64) {
-    double v;
-    std::memcpy(&v, at, 8);
-    return ember::StringPrintf("%g", v);
-  }
-  if (hal::IsInteger(type) && bits % 8 == 0 && bits <= 64) {
-    uint64_t raw = 0;
-    std::memcpy(&raw, at, bits / 8);
-    if (hal::NumericalTypeOf(type) == hal::NumericalType::kIntegerUnsigned ||
-        hal::IsBoolean(type)) {
-      return std::to_string(raw);
-    }
-    int64_t value =
-        bits == 64 ? static_cast<int64_t>(raw)
-                   : static_cast<int64_t>(raw << (64 - bits)) >> (64 - bits);
-    return std::to_string(value);
-  }
-  std::string hex;
-  for (uint32_t i = 0; i < (bits + 7) / 8; ++i) {
-    hex += ember::StringPrintf("%02x", at[i]);
-  }
-  return "0x" + hex;
-}
-
-Result<std::string> FormatBufferView(hal::BufferView& view) {
-  std::string text = view.ShapeAndTypeString() + "=";
-  const size_t element_size = hal::DenseByteCount(view.element_type());
-  const uint64_t count = view.element_count();
-  EMBER_ASSIGN_OR_RETURN(
-      hal::BufferMapping mapping,
-      view.buffer()->Map(hal::MappingMode::kScoped, hal::MemoryAccess::kRead, 0,
-                         hal::kWholeBuffer));
-  if (element_size == 0 || count * element_size > mapping.size()) {
-    return text + "(not printable)";
-  }
-  // IREE's layout: elements of the innermost dimension separated by spaces,
-  // every outer dimension's entries in brackets ("[1 2][3 4]").
-  std::span<const int64_t> shape = view.shape();
-  uint64_t next = 0;
-  auto format = [&](auto&& self, size_t dim) -> void {
-    if (dim + 1 >= shape.size()) {
-      const uint64_t n = shape.empty() ? 1 : static_cast<uint64_t>(shape[dim]);
-      for (uint64_t i = 0; i < n; ++i, ++next) {
-        if (i) text += ' ';
-        text += FormatElement(mapping.data() + next * element_size,
-                              view.element_type());
-      }
-      return;
-    }
-    for (int64_t i = 0; i < shape[dim]; ++i) {
-      text += '[';
-      self(self, dim + 1);
-      text += ']';
-    }
-  };
-  format(format, 0);
-  return text;
-}
-
 Status Run(const Options& options) {
-  auto instance = ember::vm::Instance::Create();
-  EMBER_RETURN_IF_ERROR(ember::modules::hal::RegisterHalTypes(*instance));
-  instance->Freeze();
   EMBER_ASSIGN_OR_RETURN(
-      auto file, ember::vm::bytecode::ModuleFile::LoadFile(options.module_path),
-      "loading %s", options.module_path.c_str());
-  EMBER_ASSIGN_OR_RETURN(
-      auto module, ember::vm::bytecode::BytecodeModule::Create(instance, file),
-      "loading %s", options.module_path.c_str());
+      ember::tools::Program program,
+      ember::tools::LoadProgram(options.module_path, options.device));
+  const auto& module = program.module;
+  const ember::Ref<hal::Device>& device = program.device;
 
   // The function and its calling convention, checked before any input is
   // read (a typo in --function says so).
@@ -372,30 +294,15 @@ Status Run(const Options& options) {
   }
   if (!cconv) {
     std::string names;
-    for (size_t i = 0; i < module->export_count(); ++i) {
-      std::string_view name = module->export_info(i).name;
-      if (name.starts_with("__")) continue;
+    for (const std::string& name : ember::tools::ExportNames(*module)) {
       if (!names.empty()) names += ", ";
-      names += std::string(name);
+      names += name;
     }
     return ember::NotFoundError(ember::StringPrintf(
         "module '%.*s' exports no function '%s' (it exports: %s)",
         static_cast<int>(module->name().size()), module->name().data(),
         options.function.c_str(), names.c_str()));
   }
-
-  std::vector<std::shared_ptr<ember::vm::Module>> modules;
-  ember::Ref<hal::Device> device;
-  if (NeedsHal(*module)) {
-    hal::DriverRegistry drivers;
-    EMBER_RETURN_IF_ERROR(hal::cpu::RegisterLocalDrivers(drivers));
-    EMBER_ASSIGN_OR_RETURN(device, drivers.CreateDevice(options.device),
-                           "creating device '%s'", options.device.c_str());
-    EMBER_ASSIGN_OR_RETURN(auto hal_module,
-                           ember::modules::hal::CreateHalModule({device}));
-    modules.push_back(std::move(hal_module));
-  }
-  modules.push_back(module);
 
   std::vector<Variant> arguments;
   const auto& slots = cconv->arguments.slots;
@@ -420,8 +327,8 @@ Status Run(const Options& options) {
     arguments.emplace_back(value);
   }
 
-  EMBER_ASSIGN_OR_RETURN(auto context,
-                         ember::vm::Context::Create(instance, modules));
+  EMBER_ASSIGN_OR_RETURN(auto context, ember::vm::Context::Create(
+                                           program.instance, program.modules));
   EMBER_ASSIGN_OR_RETURN(ember::vm::Function function,
                          context->LookupFunction(std::string(module->name()) +
                                                  "." + options.function));
@@ -447,7 +354,7 @@ Status Run(const Options& options) {
     if (results[i].is_ref()) {
       if (auto* view = results[i].ref().As<hal::BufferView>(
               ember::modules::hal::BufferViewType())) {
-        EMBER_ASSIGN_OR_RETURN(std::string text, FormatBufferView(*view));
+        EMBER_ASSIGN_OR_RETURN(std::string text, hal::FormatBufferView(*view));
         std::printf("result[%zu]: hal.buffer_view\n%s\n", i, text.c_str());
         continue;
       }

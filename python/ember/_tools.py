@@ -31,3 +31,7 @@ def dump_module() -> None:
 
 def run_module() -> None:
     _exec("ember-run-module")
+
+
+def check_module() -> None:
+    _exec("ember-check-module")

@@ -84,3 +84,28 @@ def test_unknown_driver_names_the_available_ones(sample_vmfb):
     ours = ember(sample_vmfb, "simple_mul", ["4xf32=1", "4xf32=2"], "cuda")
     assert ours.returncode == 1
     assert "local-sync" in ours.stderr and "local-task" in ours.stderr
+
+
+def check(module, *flags):
+    return run([sys.executable, "-c",
+                "from ember._tools import check_module; check_module()",
+                f"--module={module}", *flags])
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_check_module_runs_every_test_in_a_fresh_context(corpus_by_name,
+                                                         device):
+    module = corpus_by_name["check_expectations"]["forms"]["embedded"]
+    result = check(module, f"--device={device}")
+    # The deliberately wrong expectation fails: the check module is really
+    # registered (its imports are optional, so without it all would pass).
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert "[       OK ] module.add_passes" in "\n".join(lines)
+    assert "[       OK ] module.int_eq_passes" in "\n".join(lines)
+    assert "[  FAILED  ] module.wrong_fails" in "\n".join(lines)
+    assert "the lhs value 4 differs from the rhs value 5" in result.stdout
+    assert "2xf32=1 4" in result.stdout and "2xf32=1 5" in result.stdout
+    assert lines[-1] == "2 passed, 1 failed"
+    expected = check(module, f"--device={device}", "--expect_failure")
+    assert expected.returncode == 0, expected.stdout

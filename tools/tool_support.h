@@ -1,0 +1,38 @@
+// What the command-line tools share: loading a program file and linking it
+// with the native modules it needs, over a device chosen by URI.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/base/ref_counted.h"
+#include "runtime/base/status.h"
+#include "runtime/hal/device.h"
+#include "runtime/modules/check/check_module.h"
+#include "runtime/vm/bytecode/bytecode_module.h"
+#include "runtime/vm/instance.h"
+#include "runtime/vm/module.h"
+
+namespace ember::tools {
+
+struct Program {
+  std::shared_ptr<vm::Instance> instance;
+  std::shared_ptr<vm::bytecode::BytecodeModule> module;
+  Ref<hal::Device> device;  // null when the program needs no `hal`
+  // In registration order: hal (when needed), check (when asked for), the
+  // program.
+  std::vector<std::shared_ptr<vm::Module>> modules;
+};
+
+// Loads `path` and prepares its modules. A `hal` module over `device_uri`
+// is added when the program imports from `hal`; a `check` module recording
+// into `check_failures` when that is not null.
+Result<Program> LoadProgram(
+    const std::string& path, const std::string& device_uri,
+    std::shared_ptr<modules::check::CheckFailures> check_failures = nullptr);
+
+// The exported function names of `module`, skipping `__` internals.
+std::vector<std::string> ExportNames(const vm::Module& module);
+
+}  // namespace ember::tools
