@@ -1,12 +1,14 @@
 """``python -m ember``: Ember's main job on its bundled sample module.
 
 With no arguments it loads the sample module shipped inside the package
-(compiled from Ember's own MLIR by iree-compile 3.11) and prints its
-structure. ``python -m ember FILE`` does the same for any ``.vmfb``;
+(compiled from Ember's own MLIR by iree-compile 3.11), prints its
+structure, then runs its ``simple_mul`` on the CPU with ember-run-module
+and prints the result. ``python -m ember FILE`` does the same for any ``.vmfb``;
 ``--json`` prints JSON instead.
 """
 
 import argparse
+import subprocess
 import sys
 from pathlib import Path
 
@@ -33,7 +35,26 @@ def main(argv=None) -> int:
     print(module.dump(json=args.json, verbose=args.verbose), end="")
     if not args.json:
         print(f"\nLoaded {module!r} from {args.module}")
+    if args.module == str(SAMPLE) and not args.json:
+        return run_sample()
     return 0
+
+
+def run_sample() -> int:
+    """Runs simple_mul([1, 2, 3, 4], [10, 20, 30, 40]) on local-sync."""
+    from ember._tools import _tool_path
+
+    tool = _tool_path("ember-run-module")
+    command = [str(tool), f"--module={SAMPLE}", "--function=simple_mul",
+               "--device=local-sync", "--input=4xf32=1,2,3,4",
+               "--input=4xf32=10,20,30,40"]
+    print("\n$ ember-run-module --module=simple_mul.vmfb --function=simple_mul "
+          "--input=4xf32=1,2,3,4 --input=4xf32=10,20,30,40")
+    result = subprocess.run(command, capture_output=True, text=True)
+    print(result.stdout, end="")
+    if result.returncode != 0:
+        print(result.stderr, end="", file=sys.stderr)
+    return result.returncode
 
 
 if __name__ == "__main__":

@@ -89,6 +89,8 @@ def test_python_m_ember_default_sample(module_json, sample_vmfb):
     for entry in expected["imports"]:
         assert entry["full_name"] in proc.stdout
     assert "<VmModule module : [simple_mul, add_one, __init]>" in proc.stdout
+    # ... and runs the sample on the CPU.
+    assert proc.stdout.splitlines()[-1] == "4xf32=10 40 90 160"
 
 
 def test_python_m_ember_file(tensor_vmfb, module_json):
