@@ -27,6 +27,10 @@ CASES = [
     ("dynamic_shapes", "dyn_add", ["5xf32=1,2,3,4,5", "5xf32=1"]),
     ("dynamic_shapes", "dyn_matmul", ["3x5xf32=1", "5x2xf32=2"]),
     ("dynamic_shapes", "dyn_row_sum", ["3x4xf32=1,2,3,4,5,6,7,8,9,10,11,12"]),
+    # Kernels write into imported constants: no crash on the read-only
+    # module mapping, and the module's bytes stay as they were.
+    ("constant_updates", "insert_into_constant", ["2xf32=7,8"]),
+    ("constant_updates", "insert_rows", ["1x3xi32=0"]),
 ]
 
 
@@ -109,3 +113,12 @@ def test_check_module_runs_every_test_in_a_fresh_context(corpus_by_name,
     assert lines[-1] == "2 passed, 1 failed"
     expected = check(module, f"--device={device}", "--expect_failure")
     assert expected.returncode == 0, expected.stdout
+
+
+def test_constants_a_kernel_updates_stay_unchanged(corpus_by_name):
+    module = corpus_by_name["constant_updates"]["forms"]["embedded"]
+    before = open(module, "rb").read()
+    ours = ember(module, "insert_into_constant", ["2xf32=7,8"], "local-sync")
+    assert ours.returncode == 0, ours.stderr
+    assert results(ours.stdout)[-1] == "4xf32=1 7 8 4"
+    assert open(module, "rb").read() == before

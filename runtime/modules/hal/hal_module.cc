@@ -125,7 +125,20 @@ Result<Ref<h::Buffer>> AllocatorImport(HalState&, Ref<h::Allocator> allocator,
   } else if (!immutable_use) {
     params.access = params.access | h::MemoryAccess::kWrite;
   }
-  // The bytes stay where they are; the HAL buffer keeps the vm.buffer alive.
+  if (!s->is_mutable()) {
+    // Compiled programs import constants this way and then let kernels
+    // write into them in place (IREE's e2e suites do: tensor.insert_slice
+    // into an imported constant). Aliasing would write into the module's
+    // rodata -- a read-only file mapping (a crash), memory the caller
+    // lent with wrap_buffer (corrupting it), or bytes every other context
+    // shares -- so an immutable source is copied.
+    params.access = h::MemoryAccess::kAll;
+    return a->AllocateCopy(params,
+                           s->bytes().subspan(static_cast<size_t>(offset),
+                                              static_cast<size_t>(length)));
+  }
+  // A mutable vm.buffer is the program's own memory: used in place, the HAL
+  // buffer keeping the vm.buffer alive.
   auto* data = const_cast<uint8_t*>(s->bytes().data()) + offset;
   Ref<vm::Buffer> owner = source;
   return a->Import(params,
