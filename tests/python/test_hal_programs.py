@@ -1,7 +1,8 @@
 """Tensor programs run on Ember's CPU devices with the official runtime's bits.
 
 Each case runs one corpus function through `ember-run-module` on
-`local-sync` and on `local-task`, and through the official
+`local-sync` and on `local-task`, with embedded-ELF and with system-ELF
+executables, and through the official
 `iree-run-module` (local-task) on the same file with the same inputs; the
 printed results must be identical, character for character (both print the
 same shortest round-trip text of the same bits). The corpus programs are
@@ -54,9 +55,11 @@ def results(stdout):
     [c for c in CASES if c[1] is not None],
     ids=[f"{c[0]}.{c[1]}" for c in CASES if c[1] is not None])
 @pytest.mark.parametrize("device", ["local-sync", "local-task"])
+@pytest.mark.parametrize("form", ["embedded", "system"])
 def test_same_results_as_iree(corpus_by_name, program, function, inputs,
-                              device):
-    module = corpus_by_name[program]["forms"]["embedded"]
+                              device, form):
+    # "embedded": Ember's ELF loader; "system": shared objects through dlopen.
+    module = corpus_by_name[program]["forms"][form]
     ours = ember(module, function, inputs, device)
     assert ours.returncode == 0, ours.stderr
     theirs = run(["iree-run-module", "--device=local-task", f"--module={module}",
@@ -64,13 +67,6 @@ def test_same_results_as_iree(corpus_by_name, program, function, inputs,
     assert theirs.returncode == 0, theirs.stderr
     assert results(ours.stdout), ours.stdout
     assert results(ours.stdout) == results(theirs.stdout)
-
-
-def test_system_elf_executables_are_reported_unimplemented(corpus_by_name):
-    module = corpus_by_name["elementwise"]["forms"]["system"]
-    ours = ember(module, "add", ["4x8xf32=1", "4x8xf32=2"], "local-sync")
-    assert ours.returncode == 1
-    assert "UNIMPLEMENTED" in ours.stderr and "system" in ours.stderr
 
 
 def test_local_task_worker_count_is_validated(sample_vmfb):

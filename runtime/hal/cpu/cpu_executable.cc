@@ -41,9 +41,6 @@ bool IsEmbeddedFormat(std::string_view format) {
 }  // namespace
 
 bool CpuExecutable::SupportsFormat(std::string_view format) {
-  // System shared objects are claimed too, so that a program built with them
-  // reaches executable creation and gets a clear UNIMPLEMENTED there rather
-  // than "no compatible device".
   return IsEmbeddedFormat(format) ||
          format == "system-elf-" + std::string(kHostArch);
 }
@@ -51,24 +48,27 @@ bool CpuExecutable::SupportsFormat(std::string_view format) {
 Result<Ref<CpuExecutable>> CpuExecutable::Load(
     std::string_view format, std::span<const uint8_t> data,
     std::span<const uint32_t> constants) {
-  if (!IsEmbeddedFormat(format)) {
-    if (format.starts_with("system-")) {
-      return UnimplementedError(
-          "executable format '" + std::string(format) +
-          "': system shared-library executables (dlopen) are not supported "
-          "yet; compile with --iree-llvmcpu-link-embedded=true (the default)");
-    }
+  const bool system = format == "system-elf-" + std::string(kHostArch);
+  if (!IsEmbeddedFormat(format) && !system) {
     return Status(StatusCode::kIncompatible,
                   "executable format '" + std::string(format) +
                       "' cannot run on this host (embedded-elf-" +
+                      std::string(kHostArch) + ", system-elf-" +
                       std::string(kHostArch) + ")");
   }
   Ref<CpuExecutable> executable =
       Ref<CpuExecutable>::Adopt(new CpuExecutable());
-  EMBER_ASSIGN_OR_RETURN(executable->library_,
-                         LoadedLibrary::Load(data, constants),
-                         "while loading a %.*s executable",
-                         static_cast<int>(format.size()), format.data());
+  if (system) {
+    EMBER_ASSIGN_OR_RETURN(executable->library_,
+                           LoadedLibrary::LoadSystem(data, constants),
+                           "while loading a %.*s executable",
+                           static_cast<int>(format.size()), format.data());
+  } else {
+    EMBER_ASSIGN_OR_RETURN(executable->library_,
+                           LoadedLibrary::Load(data, constants),
+                           "while loading a %.*s executable",
+                           static_cast<int>(format.size()), format.data());
+  }
   const LibraryHeader* header = executable->library_->library().header;
   executable->name_ = header && header->name ? header->name : "";
   return executable;

@@ -1,7 +1,13 @@
 #include "runtime/hal/cpu/executable_library.h"
 
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -137,44 +143,44 @@ Status ValidateLibraryV6(const LibraryHeader* const* query_result,
   return Status::Ok();
 }
 
-Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::Load(
-    std::span<const uint8_t> elf, std::span<const uint32_t> constants) {
+namespace {
+
+// A library with its constants and the host's processor data in its
+// environment (as IREE fills them: ukernels pick their code paths from these
+// bits, so the same bits give the same results).
+Status CheckConstantCount(std::span<const uint32_t> constants) {
   if (constants.size() > std::numeric_limits<uint32_t>::max()) {
     return InvalidArgumentError("too many executable constants");
   }
-  std::unique_ptr<LoadedLibrary> loaded(new LoadedLibrary());
-  loaded->constants_.assign(constants.begin(), constants.end());
-  // Processor data stays zero: kernels then assume only their compile-time
-  // CPU features, which is always safe.
-  loaded->environment_.constants = loaded->constants_.data();
-  // The host's feature bits, as IREE fills them: ukernels pick their code
-  // paths from these, so the same bits give the same results.
+  return Status::Ok();
+}
+
+}  // namespace
+
+LoadedLibrary::~LoadedLibrary() {
+  // Unload the code only after nothing can call into it (the library owns
+  // no threads; executables die after their last dispatch).
+  if (system_handle_) dlclose(system_handle_);
+}
+
+Status LoadedLibrary::QueryAndValidate(void* query_address,
+                                       uint32_t constant_count) {
+  environment_.constants = constants_.data();
   const ProcessorData& processor = HostProcessorData();
-  std::copy(processor.begin(), processor.end(),
-            loaded->environment_.processor.data);
-  EMBER_ASSIGN_OR_RETURN(loaded->module_, ElfModule::Load(elf));
-  EMBER_RETURN_IF_ERROR(loaded->module_->RunInitializers(),
-                        "running the ELF initializers");
-  EMBER_ASSIGN_OR_RETURN(void* query_address, loaded->module_->LookupSymbol(
-                                                  kExecutableLibraryQueryName));
-  if (!loaded->module_->IsExecutable(query_address)) {
-    return InvalidArgumentError(
-        "the library query symbol does not point at code");
-  }
+  std::copy(processor.begin(), processor.end(), environment_.processor.data);
   auto query = reinterpret_cast<LibraryQueryFunction>(query_address);
   const LibraryHeader** result =
-      query(kExecutableLibraryVersion6, &loaded->environment_);
+      query(kExecutableLibraryVersion6, &environment_);
   EMBER_RETURN_IF_ERROR(
-      ValidateLibraryV6(result, static_cast<uint32_t>(constants.size()),
-                        loaded->module_.get()),
+      ValidateLibraryV6(result, constant_count, module_.get()),
       "validating the executable library");
-  loaded->library_ = reinterpret_cast<const LibraryV6*>(result);
+  library_ = reinterpret_cast<const LibraryV6*>(result);
 
   // Required imports would be called through a NULL thunk.
-  const LibraryImportTable& imports = loaded->library_->imports;
+  const LibraryImportTable& imports = library_->imports;
   for (uint32_t i = 0; i < imports.count; ++i) {
     const char* symbol = imports.symbols[i];
-    if (symbol == nullptr || !IsImageString(*loaded->module_, symbol)) {
+    if (symbol == nullptr || (module_ && !IsImageString(*module_, symbol))) {
       return MakeStatus(StatusCode::kInvalidArgument,
                         "library import %" PRIu32 " has no readable name", i);
     }
@@ -185,6 +191,68 @@ Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::Load(
                         symbol);
     }
   }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::Load(
+    std::span<const uint8_t> elf, std::span<const uint32_t> constants) {
+  EMBER_RETURN_IF_ERROR(CheckConstantCount(constants));
+  std::unique_ptr<LoadedLibrary> loaded(new LoadedLibrary());
+  loaded->constants_.assign(constants.begin(), constants.end());
+  EMBER_ASSIGN_OR_RETURN(loaded->module_, ElfModule::Load(elf));
+  EMBER_RETURN_IF_ERROR(loaded->module_->RunInitializers(),
+                        "running the ELF initializers");
+  EMBER_ASSIGN_OR_RETURN(void* query_address, loaded->module_->LookupSymbol(
+                                                  kExecutableLibraryQueryName));
+  if (!loaded->module_->IsExecutable(query_address)) {
+    return InvalidArgumentError(
+        "the library query symbol does not point at code");
+  }
+  EMBER_RETURN_IF_ERROR(loaded->QueryAndValidate(
+      query_address, static_cast<uint32_t>(constants.size())));
+  return loaded;
+}
+
+Result<std::unique_ptr<LoadedLibrary>> LoadedLibrary::LoadSystem(
+    std::span<const uint8_t> shared_object,
+    std::span<const uint32_t> constants) {
+  EMBER_RETURN_IF_ERROR(CheckConstantCount(constants));
+  std::unique_ptr<LoadedLibrary> loaded(new LoadedLibrary());
+  loaded->constants_.assign(constants.begin(), constants.end());
+  // A private, anonymous in-memory file: nothing lands on disk and no other
+  // process can see or swap it.
+  int fd = memfd_create("ember-executable", MFD_CLOEXEC);
+  if (fd < 0) {
+    return UnavailableError(std::string("memfd_create failed: ") +
+                            std::strerror(errno));
+  }
+  size_t written = 0;
+  while (written < shared_object.size()) {
+    ssize_t n = write(fd, shared_object.data() + written,
+                      shared_object.size() - written);
+    if (n <= 0) {
+      close(fd);
+      return UnavailableError("writing the shared object to memory failed");
+    }
+    written += static_cast<size_t>(n);
+  }
+  char path[64];
+  std::snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+  loaded->system_handle_ = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  close(fd);  // the loader keeps its own mapping
+  if (!loaded->system_handle_) {
+    const char* error = dlerror();
+    return InvalidArgumentError(std::string("cannot load the shared object: ") +
+                                (error ? error : "unknown error"));
+  }
+  void* query_address =
+      dlsym(loaded->system_handle_, kExecutableLibraryQueryName);
+  if (!query_address) {
+    return NotFoundError(std::string("the shared object exports no ") +
+                         kExecutableLibraryQueryName);
+  }
+  EMBER_RETURN_IF_ERROR(loaded->QueryAndValidate(
+      query_address, static_cast<uint32_t>(constants.size())));
   return loaded;
 }
 

@@ -282,6 +282,17 @@ class LoadedLibrary {
   // import provider.
   static Result<std::unique_ptr<LoadedLibrary>> Load(
       std::span<const uint8_t> elf, std::span<const uint32_t> constants = {});
+  // Loads a system shared object (`system-elf-*` executables) through the
+  // platform's dynamic loader, from a private in-memory file, then queries
+  // and validates it like Load. The loader trusts the object's structure;
+  // the library tables are still validated before use.
+  static Result<std::unique_ptr<LoadedLibrary>> LoadSystem(
+      std::span<const uint8_t> shared_object,
+      std::span<const uint32_t> constants = {});
+
+  ~LoadedLibrary();
+  LoadedLibrary(const LoadedLibrary&) = delete;
+  LoadedLibrary& operator=(const LoadedLibrary&) = delete;
 
   const LibraryV6& library() const { return *library_; }
   const ExecutableEnvironment& environment() const { return environment_; }
@@ -294,12 +305,16 @@ class LoadedLibrary {
   DispatchFunction export_function(uint32_t ordinal) const {
     return library_->exports.ptrs[ordinal];
   }
+  // The embedded image (Load only; null for LoadSystem).
   const ElfModule& module() const { return *module_; }
 
  private:
   LoadedLibrary() = default;
 
+  Status QueryAndValidate(void* query_address, uint32_t constant_count);
+
   std::unique_ptr<ElfModule> module_;
+  void* system_handle_ = nullptr;  // dlopen handle (LoadSystem)
   std::vector<uint32_t> constants_;
   ExecutableEnvironment environment_ = {};
   const LibraryV6* library_ = nullptr;
