@@ -28,20 +28,13 @@
 namespace {
 
 using ember::Status;
+using ember::tools::FlagValue;
 
 struct Options {
   std::string module_path;
   std::string device = "local-task";
   bool expect_failure = false;
 };
-
-const char* FlagValue(const char* arg, const char* name) {
-  size_t length = std::strlen(name);
-  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=') {
-    return nullptr;
-  }
-  return arg + length + 1;
-}
 
 // Runs one test in a fresh context; returns its failure messages.
 std::vector<std::string> RunTest(const Options& options,

@@ -11,7 +11,9 @@
 #include "runtime/hal/device.h"
 #include "runtime/modules/check/check_module.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
+#include "runtime/vm/calling_convention.h"
 #include "runtime/vm/instance.h"
+#include "runtime/vm/list.h"
 #include "runtime/vm/module.h"
 
 namespace ember::tools {
@@ -34,5 +36,25 @@ Result<Program> LoadProgram(
 
 // The exported function names of `module`, skipping `__` internals.
 std::vector<std::string> ExportNames(const vm::Module& module);
+
+// The calling convention of export `name`, or NOT_FOUND listing the exports
+// (checked before any input is read, so a typo says so).
+Result<vm::CallingConvention> FindFunction(const vm::Module& module,
+                                           const std::string& name);
+
+// Parses iree-run-module style inputs for a function with `cconv`: scalars
+// ("i32=5", or bare "5" typed by the signature) and, for ref arguments,
+// tensors ("2x2xf32=1,2,3,4"; one value fills the tensor) allocated on the
+// program's device.
+Result<std::vector<vm::Variant>> ParseInputs(
+    const Program& program, const vm::CallingConvention& cconv,
+    const std::vector<std::string>& inputs);
+
+// The value of `--name=VALUE` in `arg`, or nullptr when arg is another flag.
+const char* FlagValue(const char* arg, const char* name);
+
+// CPU time of the process in milliseconds (what iree-benchmark-module calls
+// process_time).
+double ProcessCpuMs();
 
 }  // namespace ember::tools

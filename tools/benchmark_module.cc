@@ -1,0 +1,224 @@
+// ember-benchmark-module: times one exported function, with
+// iree-benchmark-module's main flags and its report format.
+//
+//   ember-benchmark-module --module=FILE --function=NAME [--device=URI]
+//       [--input=VALUE ...] [--benchmark_repetitions=N]
+//       [--benchmark_min_time=2s|100x] [--task_topology_max_group_count=N]
+//
+// The function is called in one context (inputs parsed once, as IREE's tool
+// does) until --benchmark_min_time has passed (seconds, or a fixed number of
+// iterations with an `x` suffix; default 0.5s), and that measurement is
+// repeated --benchmark_repetitions times (default 1). Each repetition prints
+// one row, `BM_<function>/process_time/real_time`, with the wall time and
+// the process CPU time per iteration; with several repetitions the
+// `_mean`, `_median`, `_stddev` and `_cv` rows follow, as Google Benchmark
+// aggregates them. --task_topology_max_group_count=N makes `local-task` use
+// N workers.
+//
+// Exit status: 0 on success, 1 when loading or a call fails, 2 on bad usage.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "runtime/base/status.h"
+#include "runtime/vm/context.h"
+#include "tools/tool_support.h"
+
+namespace {
+
+using ember::Status;
+using ember::tools::FlagValue;
+using ember::tools::ProcessCpuMs;
+
+struct Options {
+  std::string module_path;
+  std::string function;
+  std::string device = "local-task";
+  std::vector<std::string> inputs;
+  int repetitions = 1;
+  double min_seconds = 0.5;
+  long fixed_iterations = 0;  // > 0: exactly this many per repetition
+  int max_group_count = 0;
+};
+
+struct Sample {
+  double wall_ms;  // per iteration
+  double cpu_ms;
+  long iterations;
+};
+
+void PrintRow(const std::string& name, double wall_ms, double cpu_ms,
+              const std::string& iterations) {
+  std::printf("%-50s %10.3f ms %12.3f ms %12s\n", name.c_str(), wall_ms, cpu_ms,
+              iterations.c_str());
+}
+
+Status Run(const Options& options) {
+  std::string device = options.device;
+  if (options.max_group_count > 0 && device.starts_with("local-task") &&
+      device.find('?') == std::string::npos) {
+    device += "?worker_count=" + std::to_string(options.max_group_count);
+  }
+  EMBER_ASSIGN_OR_RETURN(
+      ember::tools::Program program,
+      ember::tools::LoadProgram(options.module_path, device));
+  EMBER_ASSIGN_OR_RETURN(
+      ember::vm::CallingConvention cconv,
+      ember::tools::FindFunction(*program.module, options.function));
+  EMBER_ASSIGN_OR_RETURN(
+      std::vector<ember::vm::Variant> arguments,
+      ember::tools::ParseInputs(program, cconv, options.inputs));
+  EMBER_ASSIGN_OR_RETURN(auto context, ember::vm::Context::Create(
+                                           program.instance, program.modules));
+  EMBER_ASSIGN_OR_RETURN(
+      ember::vm::Function function,
+      context->LookupFunction(std::string(program.module->name()) + "." +
+                              options.function));
+  // One untimed call: first-call work (quickened copies, lazy state) is
+  // not what the benchmark measures.
+  EMBER_RETURN_IF_ERROR(context->Invoke(function, arguments).status());
+
+  std::vector<Sample> samples;
+  for (int repetition = 0; repetition < options.repetitions; ++repetition) {
+    long iterations = 0;
+    const double cpu_start = ProcessCpuMs();
+    const auto start = std::chrono::steady_clock::now();
+    double elapsed = 0;
+    while (true) {
+      auto results = context->Invoke(function, arguments);
+      if (!results.ok()) return std::move(results).status();
+      ++iterations;
+      elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              start)
+                    .count();
+      if (options.fixed_iterations > 0) {
+        if (iterations >= options.fixed_iterations) break;
+      } else if (elapsed >= options.min_seconds) {
+        break;
+      }
+    }
+    const double cpu = ProcessCpuMs() - cpu_start;
+    samples.push_back(
+        {elapsed * 1e3 / iterations, cpu / iterations, iterations});
+  }
+
+  const std::string name = "BM_" + options.function + "/process_time/real_time";
+  std::printf("%s\n", std::string(90, '-').c_str());
+  std::printf("%-50s %13s %15s %12s\n", "Benchmark", "Time", "CPU",
+              "Iterations");
+  std::printf("%s\n", std::string(90, '-').c_str());
+  for (const Sample& sample : samples) {
+    PrintRow(name, sample.wall_ms, sample.cpu_ms,
+             std::to_string(sample.iterations));
+  }
+  if (samples.size() > 1) {
+    auto column = [&](double Sample::*field) {
+      std::vector<double> values;
+      for (const Sample& sample : samples) values.push_back(sample.*field);
+      return values;
+    };
+    auto mean = [](const std::vector<double>& v) {
+      double sum = 0;
+      for (double x : v) sum += x;
+      return sum / static_cast<double>(v.size());
+    };
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      const size_t n = v.size();
+      return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    };
+    auto stddev = [&](const std::vector<double>& v) {
+      const double m = mean(v);
+      double sum = 0;
+      for (double x : v) sum += (x - m) * (x - m);
+      return std::sqrt(sum / static_cast<double>(v.size() - 1));
+    };
+    const auto wall = column(&Sample::wall_ms);
+    const auto cpu = column(&Sample::cpu_ms);
+    const std::string n = std::to_string(samples.size());
+    PrintRow(name + "_mean", mean(wall), mean(cpu), n);
+    PrintRow(name + "_median", median(wall), median(cpu), n);
+    PrintRow(name + "_stddev", stddev(wall), stddev(cpu), n);
+    std::printf("%-50s %10.2f %% %13.2f %% %12s\n", (name + "_cv").c_str(),
+                100 * stddev(wall) / mean(wall), 100 * stddev(cpu) / mean(cpu),
+                n.c_str());
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const char* arg = argv[i];
+    const char* value = nullptr;
+    char* end = nullptr;
+    if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
+      std::printf(
+          "usage: ember-benchmark-module --module=FILE --function=NAME "
+          "[--device=URI] [--input=VALUE ...] [--benchmark_repetitions=N] "
+          "[--benchmark_min_time=SECONDSs|Nx] "
+          "[--task_topology_max_group_count=N]\n");
+      return 0;
+    } else if ((value = FlagValue(arg, "--module"))) {
+      options.module_path = value;
+    } else if ((value = FlagValue(arg, "--function"))) {
+      options.function = value;
+    } else if ((value = FlagValue(arg, "--device"))) {
+      options.device = value;
+    } else if ((value = FlagValue(arg, "--input"))) {
+      options.inputs.emplace_back(value);
+    } else if ((value = FlagValue(arg, "--benchmark_repetitions"))) {
+      options.repetitions = static_cast<int>(std::strtol(value, &end, 10));
+      if (*end != '\0' || options.repetitions < 1) {
+        std::fprintf(stderr, "ember-benchmark-module: bad repetitions\n");
+        return 2;
+      }
+    } else if ((value = FlagValue(arg, "--benchmark_min_time"))) {
+      std::string text = value;
+      if (!text.empty() && text.back() == 'x') {
+        options.fixed_iterations = std::strtol(text.c_str(), &end, 10);
+        if (*end != 'x' || options.fixed_iterations < 1) {
+          std::fprintf(stderr, "ember-benchmark-module: bad min_time\n");
+          return 2;
+        }
+      } else {
+        if (!text.empty() && text.back() == 's') text.pop_back();
+        options.min_seconds = std::strtod(text.c_str(), &end);
+        if (*end != '\0' || !(options.min_seconds >= 0)) {
+          std::fprintf(stderr, "ember-benchmark-module: bad min_time\n");
+          return 2;
+        }
+      }
+    } else if ((value = FlagValue(arg, "--task_topology_max_group_count"))) {
+      options.max_group_count = static_cast<int>(std::strtol(value, &end, 10));
+      if (*end != '\0' || options.max_group_count < 1) {
+        std::fprintf(stderr, "ember-benchmark-module: bad group count\n");
+        return 2;
+      }
+    } else {
+      std::fprintf(stderr, "ember-benchmark-module: unknown argument '%s'\n",
+                   arg);
+      return 2;
+    }
+  }
+  if (options.module_path.empty() || options.function.empty()) {
+    std::fprintf(stderr,
+                 "usage: ember-benchmark-module --module=FILE --function=NAME "
+                 "...\n");
+    return 2;
+  }
+  Status status = Run(options);
+  if (!status.ok()) {
+    std::fprintf(stderr, "ember-benchmark-module: %s\n",
+                 status.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
