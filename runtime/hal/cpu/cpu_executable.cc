@@ -105,30 +105,35 @@ Status CpuExecutable::ValidateDispatch(
                                 " exports");
   }
   const DispatchAttrs& attrs = library_->export_attrs(ordinal);
-  std::string where =
-      "dispatch of '" + name_ + "' export " + std::to_string(ordinal);
-  if (!library_->export_name(ordinal).empty()) {
-    where += " (" + std::string(library_->export_name(ordinal)) + ")";
-  }
+  // Messages are built only on failure: this runs for every dispatch.
+  auto where = [&] {
+    std::string text =
+        "dispatch of '" + name_ + "' export " + std::to_string(ordinal);
+    if (!library_->export_name(ordinal).empty()) {
+      text += " (" + std::string(library_->export_name(ordinal)) + ")";
+    }
+    return text;
+  };
   if (arguments.constants.size() != attrs.constant_count) {
     return InvalidArgumentError(
-        where + " passes " + std::to_string(arguments.constants.size()) +
+        where() + " passes " + std::to_string(arguments.constants.size()) +
         " constants; the export takes " + std::to_string(attrs.constant_count));
   }
   if (arguments.binding_pointers.size() != attrs.binding_count ||
       arguments.binding_lengths.size() != attrs.binding_count) {
     return InvalidArgumentError(
-        where + " passes " + std::to_string(arguments.binding_pointers.size()) +
+        where() + " passes " +
+        std::to_string(arguments.binding_pointers.size()) +
         " bindings; the export takes " + std::to_string(attrs.binding_count));
   }
   for (size_t i = 0; i < arguments.binding_pointers.size(); ++i) {
     if (!arguments.binding_pointers[i]) {
-      return FailedPreconditionError(where + ": required binding " +
+      return FailedPreconditionError(where() + ": required binding " +
                                      std::to_string(i) + " is NULL");
     }
   }
   if (arguments.workgroup_count[2] > 0xFFFFu) {
-    return OutOfRangeError(where + ": workgroup count z " +
+    return OutOfRangeError(where() + ": workgroup count z " +
                            std::to_string(arguments.workgroup_count[2]) +
                            " exceeds the ABI's 16 bits");
   }

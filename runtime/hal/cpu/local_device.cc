@@ -282,13 +282,27 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
     std::memcpy(arguments.workgroup_count, bytes.data(), 12);
   }
   arguments.constants = command.constants;
-  std::vector<void*> pointers(command.bindings.size());
-  std::vector<size_t> lengths(command.bindings.size());
+  // The ABI allows 64 bindings per dispatch; more is refused below by
+  // ValidateDispatch, after the count is known to exceed the export's.
+  constexpr size_t kInlineBindings = 64;
+  if (command.bindings.size() > kInlineBindings) {
+    return InvalidArgumentError("dispatch with " +
+                                std::to_string(command.bindings.size()) +
+                                " bindings exceeds the ABI's 64");
+  }
+  void* pointers_storage[kInlineBindings];
+  size_t lengths_storage[kInlineBindings];
+  std::span<void*> pointers(pointers_storage, command.bindings.size());
+  std::span<size_t> lengths(lengths_storage, command.bindings.size());
   for (size_t i = 0; i < command.bindings.size(); ++i) {
     EMBER_ASSIGN_OR_RETURN(ResolvedBuffer binding,
                            ResolveBufferRef(command.bindings[i], binding_table),
                            "dispatch binding %zu", i);
-    if (!binding.buffer) continue;  // reported by ValidateDispatch
+    if (!binding.buffer) {  // reported by ValidateDispatch
+      pointers[i] = nullptr;
+      lengths[i] = 0;
+      continue;
+    }
     EMBER_ASSIGN_OR_RETURN(
         std::span<uint8_t> bytes,
         binding.buffer->DeviceRange(binding.offset, binding.length),

@@ -411,8 +411,25 @@ class Interpreter {
     }
     const FunctionInfo& signature = module_.import_signature(index);
     const std::span<const CconvSlot> types = signature.arguments;
-    std::vector<Variant> arguments;
-    arguments.reserve(operands.size() + 4);
+    // Boxed arguments and results live in vectors kept per import depth, so
+    // the calls of one invocation reuse their capacity instead of
+    // allocating; they are cleared after the call so no ref outlives it.
+    if (import_depth_ == import_scratch_.size()) {
+      import_scratch_.push_back(std::make_unique<ImportScratch>());
+    }
+    ImportScratch& scratch = *import_scratch_[import_depth_];
+    struct DepthGuard {
+      Interpreter& self;
+      ImportScratch& scratch;
+      ~DepthGuard() {
+        scratch.arguments.clear();
+        scratch.results.clear();
+        --self.import_depth_;
+      }
+    } guard{*this, scratch};
+    ++import_depth_;
+    std::vector<Variant>& arguments = scratch.arguments;
+    arguments.reserve(operands.size() + types.size());
     size_t next_operand = 0;
     size_t segment = 0;
     for (size_t i = 0; i < types.size(); ++i) {
@@ -434,7 +451,8 @@ class Interpreter {
       }
     }
     const std::span<const CconvSlot> result_types = signature.results;
-    std::vector<Variant> boxed_results(result_types.size());
+    std::vector<Variant>& boxed_results = scratch.results;
+    boxed_results.resize(result_types.size());
     EMBER_RETURN_IF_ERROR(context_.Call(target, arguments, boxed_results),
                           "calling import '%.*s'",
                           static_cast<int>(import.full_name.size()),
@@ -549,6 +567,13 @@ class Interpreter {
   const BytecodeModule& module_;
   BytecodeModuleState& state_;
   std::vector<std::unique_ptr<Frame>> frames_;
+  // Boxing space of CallImport, one level per nested import call.
+  struct ImportScratch {
+    std::vector<Variant> arguments;
+    std::vector<Variant> results;
+  };
+  std::vector<std::unique_ptr<ImportScratch>> import_scratch_;
+  size_t import_depth_ = 0;
   size_t depth_ = 0;
   std::span<Variant> results_;
 };
