@@ -122,16 +122,8 @@ Status Run(const Options& options) {
       for (const Sample& sample : samples) values.push_back(sample.*field);
       return values;
     };
-    auto mean = [](const std::vector<double>& v) {
-      double sum = 0;
-      for (double x : v) sum += x;
-      return sum / static_cast<double>(v.size());
-    };
-    auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      const size_t n = v.size();
-      return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    };
+    auto mean = ember::tools::Mean;
+    auto median = ember::tools::Median;
     auto stddev = [&](const std::vector<double>& v) {
       const double m = mean(v);
       double sum = 0;

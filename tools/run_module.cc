@@ -54,6 +54,9 @@ namespace hal = ember::hal;
 using ember::Result;
 using ember::Status;
 using ember::tools::FlagValue;
+using ember::tools::Mean;
+using ember::tools::Median;
+using ember::tools::Min;
 using ember::tools::ProcessCpuMs;
 using ember::vm::Value;
 using ember::vm::ValueType;
@@ -104,20 +107,6 @@ std::string FormatResult(const Variant& result) {
       return std::string(ember::vm::ValueTypeName(v.type())) + "=" +
              std::to_string(v.bits());
   }
-}
-
-double Min(std::vector<double> v) {
-  return *std::min_element(v.begin(), v.end());
-}
-double Mean(const std::vector<double>& v) {
-  double sum = 0;
-  for (double t : v) sum += t;
-  return sum / static_cast<double>(v.size());
-}
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 Status Run(const Options& options) {

@@ -1,5 +1,6 @@
 #include "tools/tool_support.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -269,6 +270,20 @@ double ProcessCpuMs() {
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) * 1e3 +
          static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+double Min(std::vector<double> v) {
+  return *std::min_element(v.begin(), v.end());
+}
+double Mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double t : v) sum += t;
+  return sum / static_cast<double>(v.size());
+}
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 }  // namespace ember::tools

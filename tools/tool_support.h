@@ -53,6 +53,11 @@ Result<std::vector<vm::Variant>> ParseInputs(
 // The value of `--name=VALUE` in `arg`, or nullptr when arg is another flag.
 const char* FlagValue(const char* arg, const char* name);
 
+// Statistics of timing samples (non-empty).
+double Min(std::vector<double> samples);
+double Mean(const std::vector<double>& samples);
+double Median(std::vector<double> samples);
+
 // CPU time of the process in milliseconds (what iree-benchmark-module calls
 // process_time).
 double ProcessCpuMs();
