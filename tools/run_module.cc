@@ -114,7 +114,6 @@ Status Run(const Options& options) {
       ember::tools::Program program,
       ember::tools::LoadProgram(options.module_path, options.device));
   const auto& module = program.module;
-  const ember::Ref<hal::Device>& device = program.device;
 
   EMBER_ASSIGN_OR_RETURN(
       ember::vm::CallingConvention cconv,

@@ -7,6 +7,7 @@ namespace ember::python {
 void BindVm(nb::module_& m);
 void BindVmValues(nb::module_& m);
 void BindVmContext(nb::module_& m);
+void BindHal(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -14,4 +15,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindVm(m);
   ember::python::BindVmValues(m);
   ember::python::BindVmContext(m);
+  ember::python::BindHal(m);
 }

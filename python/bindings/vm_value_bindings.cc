@@ -53,18 +53,9 @@ using namespace nb::literals;
 namespace ember::python {
 namespace {
 
-constexpr const char* kRefAttr = "__iree_vm_ref__";
-constexpr const char* kCastAttr = "__iree_vm_cast__";
-constexpr const char* kTypeAttr = "__iree_vm_type__";
-
 // Lists nested deeper than this print as "List[...]" in a repr, so a hostile
 // chain of lists cannot overflow the stack of the printer.
 constexpr int kMaxReprDepth = 256;
-
-// The value of `__iree_vm_type__()` for a ref type.
-uint64_t TypeKey(const vm::RefType* type) {
-  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(type));
-}
 
 std::string HexAddress(const void* pointer) {
   char text[32];
@@ -239,24 +230,6 @@ nb::object SerializedTraceValue(const vm::List& list, size_t index, int depth) {
 
 // Binds the ref protocol (see the top of this file) on a wrapper class whose
 // struct holds its object as `Ref<T> member`.
-template <typename Wrapper, typename T, typename Class>
-void BindRefProtocol(Class& cls, Ref<T> Wrapper::*member) {
-  cls.def_static(kTypeAttr, []() { return TypeKey(&T::Type()); });
-  auto make_ref = [member](const Wrapper& self) {
-    return PyVmRef{vm::VmRef::Of(self.*member)};
-  };
-  cls.def_prop_ro(kRefAttr, make_ref);
-  cls.def_prop_ro("ref", make_ref);
-  cls.def_static(kCastAttr, [](const PyVmRef& ref) -> nb::object {
-    Ref<T> object = ref.ref.template RetainAs<T>();
-    if (!object) return nb::none();
-    return nb::cast(Wrapper{std::move(object)}, nb::rv_policy::move);
-  });
-  cls.def("__eq__", [member](const Wrapper& self, const Wrapper& other) {
-    return (self.*member).get() == (other.*member).get();
-  });
-  cls.def("__eq__", [](const Wrapper&, nb::handle) { return false; });
-}
 
 // Py_bf_getbuffer of VmBuffer: one-dimensional unsigned bytes over the
 // buffer's own storage, read-only unless the buffer is mutable. The view

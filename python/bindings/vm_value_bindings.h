@@ -9,6 +9,10 @@
 // without the GIL.
 #pragma once
 
+#include <nanobind/nanobind.h>
+
+#include <cstdint>
+
 #include "runtime/base/ref_counted.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/list.h"
@@ -30,5 +34,40 @@ struct PyVmVariantList {
 struct PyVmBuffer {
   Ref<vm::Buffer> buffer;
 };
+
+// The ref protocol (see vm_value_bindings.cc): every wrapper of a VM ref
+// object gets it through BindRefProtocol.
+inline constexpr const char* kRefAttr = "__iree_vm_ref__";
+inline constexpr const char* kCastAttr = "__iree_vm_cast__";
+inline constexpr const char* kTypeAttr = "__iree_vm_type__";
+
+// The value of `__iree_vm_type__()` for a ref type.
+inline uint64_t TypeKey(const vm::RefType* type) {
+  return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(type));
+}
+
+// Gives `cls` (wrapping `Ref<T>` in `member`) the ref protocol. T's RefType
+// comes from RefTypeTraits, so wrappers of types the VM does not own (the
+// HAL's) work too.
+template <typename Wrapper, typename T, typename Class>
+void BindRefProtocol(Class& cls, Ref<T> Wrapper::*member) {
+  cls.def_static(kTypeAttr,
+                 []() { return TypeKey(&vm::RefTypeTraits<T>::type()); });
+  auto make_ref = [member](const Wrapper& self) {
+    return PyVmRef{vm::VmRef::Of(self.*member)};
+  };
+  cls.def_prop_ro(kRefAttr, make_ref);
+  cls.def_prop_ro("ref", make_ref);
+  cls.def_static(kCastAttr, [](const PyVmRef& ref) -> nanobind::object {
+    Ref<T> object = ref.ref.template RetainAs<T>();
+    if (!object) return nanobind::none();
+    return nanobind::cast(Wrapper{std::move(object)},
+                          nanobind::rv_policy::move);
+  });
+  cls.def("__eq__", [member](const Wrapper& self, const Wrapper& other) {
+    return (self.*member).get() == (other.*member).get();
+  });
+  cls.def("__eq__", [](const Wrapper&, nanobind::handle) { return false; });
+}
 
 }  // namespace ember::python

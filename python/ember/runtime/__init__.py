@@ -8,7 +8,16 @@ run in parallel.
 """
 
 from ember._ember import (  # noqa: F401
+    BufferUsage,
+    HalAllocator,
+    HalBuffer,
+    HalBufferView,
+    HalDevice,
+    HalDriver,
+    HalElementType,
     Linkage,
+    MappedMemory,
+    MemoryType,
     VmBuffer,
     VmContext,
     VmFunction,
@@ -16,10 +25,22 @@ from ember._ember import (  # noqa: F401
     VmModule,
     VmRef,
     VmVariantList,
+    create_hal_module,
+    get_driver,
+    query_available_drivers,
 )
 
 __all__ = [
+    "BufferUsage",
+    "HalAllocator",
+    "HalBuffer",
+    "HalBufferView",
+    "HalDevice",
+    "HalDriver",
+    "HalElementType",
     "Linkage",
+    "MappedMemory",
+    "MemoryType",
     "VmBuffer",
     "VmContext",
     "VmFunction",
@@ -27,4 +48,7 @@ __all__ = [
     "VmModule",
     "VmRef",
     "VmVariantList",
+    "create_hal_module",
+    "get_driver",
+    "query_available_drivers",
 ]
