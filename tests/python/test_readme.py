@@ -22,3 +22,12 @@ def test_readme_python_example_runs_as_written(ember_rt):
     assert lines[0] == "sample ['fib']"
     assert lines[1].startswith("<VmFunction fib(0i_i)")
     assert lines[-1] == "55"
+
+
+def test_readme_tensor_example_runs_as_written(ember_rt):
+    blocks = python_blocks()
+    assert len(blocks) >= 2, "README.md has no tensor example"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(blocks[1], str(README), "exec"), {})
+    assert out.getvalue().splitlines()[-1] == "[ 10.  40.  90. 160.]"
