@@ -100,10 +100,14 @@ Result<Ref<Executable>> LocalDevice::CreateExecutable(
 template <typename Work>
 Status LocalDevice::Submit(const Ref<Fence>& wait, const Ref<Fence>& signal,
                            Work&& work) {
-  std::lock_guard lock(queue_mutex_);
+  // Wait before taking the queue: the wait fence may be signalled by a
+  // submission another thread is about to make on this device.
   Status status = Status::Ok();
   if (wait) status = wait->Wait(Timeout::Infinite());
-  if (status.ok()) status = work();
+  if (status.ok()) {
+    std::lock_guard lock(queue_mutex_);
+    status = work();
+  }
   if (!status.ok()) {
     if (signal) signal->Fail(status);
     return status;

@@ -11,8 +11,10 @@
 // reference is resolved against the submission's binding table and range
 // checked before the command runs (command_buffer.h).
 //
-// Thread safety: thread-safe; submissions from several threads are
-// serialised.
+// Thread safety: thread-safe. Each submission waits for its wait fence
+// without holding the device, then runs under the device's queue lock, so
+// work from several threads is serialised and a submission may wait for a
+// fence another thread's submission signals.
 #pragma once
 
 #include <cstdint>
