@@ -18,10 +18,14 @@
 // Thread safety: the native objects are thread-safe; blocking work (device
 // creation, copies) runs with the GIL released.
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <cstring>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +35,7 @@
 #include "runtime/hal/buffer_view.h"
 #include "runtime/hal/cpu/local_device.h"
 #include "runtime/hal/driver.h"
+#include "runtime/hal/semaphore.h"
 #include "runtime/modules/hal/hal_module.h"
 
 namespace nb = nanobind;
@@ -56,9 +61,48 @@ struct HalBuffer {
 struct HalBufferView {
   Ref<h::BufferView> view;
 };
+struct HalSemaphore {
+  Ref<h::Semaphore> semaphore;
+};
+struct HalFence {
+  Ref<h::Fence> fence;
+};
 struct MappedMemory {
   h::BufferMapping mapping;
   Ref<h::Buffer> buffer;  // keeps the bytes alive with the mapping
+};
+
+// iree.runtime's timeout (relative nanoseconds) or deadline (absolute
+// nanoseconds of the monotonic clock); neither is infinite, both an error.
+h::Timeout MakeTimeout(std::optional<int64_t> timeout,
+                       std::optional<int64_t> deadline) {
+  if (timeout && deadline) {
+    throw nb::value_error("timeout and deadline cannot both be set");
+  }
+  if (timeout) return h::Timeout::After(std::chrono::nanoseconds(*timeout));
+  if (deadline) {
+    auto now = std::chrono::steady_clock::now().time_since_epoch();
+    return h::Timeout::After(std::chrono::nanoseconds(*deadline) - now);
+  }
+  return h::Timeout::Infinite();
+}
+
+// Waits with the GIL released: true when reached, false on timeout, the
+// failure as an exception.
+bool WaitReleased(const std::function<Status()>& wait) {
+  Status status = [&] {
+    nb::gil_scoped_release release;
+    return wait();
+  }();
+  if (status.code() == StatusCode::kDeadlineExceeded) return false;
+  CheckStatus(status, "wait failed");
+  return true;
+}
+
+// A Python buffer held for a HAL buffer that aliases it; released (with the
+// GIL) when the HAL buffer dies.
+struct HeldPythonBuffer {
+  Py_buffer view{};
 };
 
 h::DriverRegistry& Drivers() {
@@ -250,9 +294,107 @@ void BindHal(nb::module_& m) {
                      return HalAllocator{
                          Ref<h::Allocator>::Retain(&self.device->allocator())};
                    })
+      .def(
+          "create_semaphore",
+          [](const HalDevice&, uint64_t initial_value) {
+            return HalSemaphore{h::Semaphore::Create(initial_value)};
+          },
+          "initial_value"_a)
       .def("__repr__", [](const HalDevice& self) {
         return "<HalDevice " + std::string(self.device->id()) + ">";
       });
+
+  nb::class_<HalSemaphore>(m, "HalSemaphore")
+      .def("query",
+           [](const HalSemaphore& self) {
+             return Unwrap(self.semaphore->Query(), "semaphore failed");
+           })
+      .def(
+          "signal",
+          [](HalSemaphore& self, uint64_t new_value) {
+            CheckStatus(self.semaphore->Signal(new_value), "signal failed");
+          },
+          "new_value"_a)
+      .def(
+          "wait",
+          [](HalSemaphore& self, uint64_t payload,
+             std::optional<int64_t> timeout, std::optional<int64_t> deadline) {
+            h::Timeout until = MakeTimeout(timeout, deadline);
+            Ref<h::Semaphore> semaphore = self.semaphore;
+            return WaitReleased(
+                [&] { return semaphore->Wait(payload, until); });
+          },
+          "payload"_a, "timeout"_a = nb::none(), "deadline"_a = nb::none())
+      .def(
+          "fail",
+          [](HalSemaphore& self, const std::string& message) {
+            self.semaphore->Fail(Status(StatusCode::kAborted, message));
+          },
+          "message"_a);
+
+  auto fence = nb::class_<HalFence>(m, "HalFence");
+  BindRefProtocol(fence, &HalFence::fence);
+  fence
+      .def(
+          "__init__",
+          [](HalFence* self, size_t /*capacity*/) {
+            new (self) HalFence{h::Fence::Create()};
+          },
+          "capacity"_a)
+      .def_static(
+          "create_at",
+          [](const HalSemaphore& semaphore, uint64_t value) {
+            Ref<h::Fence> fence = h::Fence::Create();
+            fence->Insert(semaphore.semaphore, value);
+            return HalFence{std::move(fence)};
+          },
+          "sem"_a, "value"_a)
+      .def_static(
+          "join",
+          [](const std::vector<HalFence*>& fences) {
+            std::vector<Ref<h::Fence>> list;
+            for (HalFence* fence : fences) {
+              if (fence) list.push_back(fence->fence);
+            }
+            Ref<h::Fence> joined = h::Fence::Join(list);
+            return HalFence{joined ? joined : h::Fence::Create()};
+          },
+          "fences"_a)
+      .def(
+          "insert",
+          [](HalFence& self, const HalSemaphore& semaphore, uint64_t value) {
+            self.fence->Insert(semaphore.semaphore, value);
+          },
+          "sem"_a, "value"_a)
+      .def(
+          "extend",
+          [](HalFence& self, const HalFence& from) {
+            for (const h::Fence::Timepoint& point : from.fence->timepoints()) {
+              self.fence->Insert(point.semaphore, point.value);
+            }
+          },
+          "from_fence"_a)
+      .def_prop_ro("timepoint_count",
+                   [](const HalFence& self) { return self.fence->size(); })
+      .def(
+          "wait",
+          [](HalFence& self, std::optional<int64_t> timeout,
+             std::optional<int64_t> deadline) {
+            h::Timeout until = MakeTimeout(timeout, deadline);
+            Ref<h::Fence> fence = self.fence;
+            return WaitReleased([&] { return fence->Wait(until); });
+          },
+          "timeout"_a = nb::none(), "deadline"_a = nb::none())
+      .def("signal",
+           [](HalFence& self) {
+             CheckStatus(self.fence->Signal(), "signal failed");
+           })
+      .def(
+          "fail",
+          [](HalFence& self, const std::string& message) {
+            self.fence->Fail(Status(StatusCode::kAborted, message));
+          },
+          "message"_a);
 
   nb::class_<HalAllocator>(m, "HalAllocator")
       .def(
@@ -292,6 +434,37 @@ void BindHal(nb::module_& m) {
           },
           "memory_type"_a, "allowed_usage"_a, "device"_a, "buffer"_a,
           "element_type"_a = nb::none())
+      .def(
+          "import_host_allocation",
+          [](HalAllocator& self, nb::handle buffer, nb::handle memory_type,
+             nb::handle allowed_usage) {
+            // Zero copy: the HAL buffer aliases the object's memory and holds
+            // the object (through its buffer view) until it dies.
+            auto held = std::make_unique<HeldPythonBuffer>();
+            if (PyObject_GetBuffer(buffer.ptr(), &held->view,
+                                   PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0) {
+              throw nb::python_error();
+            }
+            h::BufferParams params;
+            params.type = static_cast<h::MemoryType>(AsInt(memory_type));
+            params.usage = static_cast<h::BufferUsage>(AsInt(allowed_usage));
+            std::span<uint8_t> bytes(static_cast<uint8_t*>(held->view.buf),
+                                     static_cast<size_t>(held->view.len));
+            HeldPythonBuffer* raw = held.release();
+            auto release = [raw] {
+              // The last reference may go on any thread, with or without the
+              // GIL; after interpreter shutdown the view is left alone.
+              if (Py_IsInitialized()) {
+                nb::gil_scoped_acquire acquire;
+                PyBuffer_Release(&raw->view);
+              }
+              delete raw;
+            };
+            return HalBuffer{Unwrap(
+                self.allocator->Import(params, bytes, std::move(release)),
+                "could not import host allocation")};
+          },
+          "buffer"_a, "memory_type"_a, "allowed_usage"_a)
       .def_prop_ro("statistics", [](const HalAllocator& self) {
         h::AllocatorStatistics stats = self.allocator->statistics();
         nb::dict out;

@@ -86,3 +86,60 @@ def test_mapped_array_keeps_the_buffer_alive(ember_rt):
     gc.collect()
     assert device.allocator.statistics["bytes_allocated"] == 0
     assert before >= 2
+
+
+def test_import_host_allocation_is_zero_copy(ember_rt):
+    device = ember_rt.get_driver("local-sync").create_default_device()
+    array = np.arange(8, dtype=np.float32)
+    before = sys.getrefcount(array)
+    buffer = device.allocator.import_host_allocation(
+        buffer=array, memory_type=ember_rt.MemoryType.DEVICE_LOCAL,
+        allowed_usage=ember_rt.BufferUsage.DEFAULT)
+    assert sys.getrefcount(array) == before + 1, "the buffer holds the array"
+    stats = device.allocator.statistics
+    assert stats["bytes_imported"] == 32 and stats["bytes_allocated"] == 0
+    view = buffer.create_view([2, 4], ember_rt.HalElementType.FLOAT_32)
+    mapped = view.map().asarray([2, 4], np.float32)
+    array[5] = 42.0  # the same memory, no copy
+    assert mapped[1, 1] == 42.0
+    del mapped, view, buffer
+    gc.collect()
+    assert sys.getrefcount(array) == before
+    assert device.allocator.statistics["bytes_imported"] == 0
+    with pytest.raises((BufferError, ValueError)):
+        readonly = np.zeros(4, np.float32)
+        readonly.flags.writeable = False
+        device.allocator.import_host_allocation(
+            buffer=readonly, memory_type=ember_rt.MemoryType.DEVICE_LOCAL,
+            allowed_usage=ember_rt.BufferUsage.DEFAULT)
+
+
+@pytest.mark.parametrize("which", ["ember", "iree"])
+def test_semaphores_and_fences_behave_as_upstream(ember_rt, iree_rt, which):
+    rt = ember_rt if which == "ember" else iree_rt
+    device = rt.get_driver("local-sync").create_default_device()
+    sem = device.create_semaphore(0)
+    assert sem.query() == 0
+    assert sem.wait(1, timeout=1_000_000) is False  # 1 ms: not reached
+    sem.signal(2)
+    assert sem.query() == 2
+    assert sem.wait(2) is True
+    single = rt.HalFence.create_at(sem, 3)
+    assert single.timepoint_count == 1
+    assert single.wait(timeout=1_000_000) is False
+    other = device.create_semaphore(0)
+    fence = rt.HalFence(2)
+    fence.insert(sem, 3)
+    fence.insert(other, 1)
+    assert fence.timepoint_count == 2
+    fence.signal()
+    assert fence.wait() is True
+    assert sem.query() == 3 and other.query() == 1
+    joined = rt.HalFence.join([fence, rt.HalFence.create_at(other, 1)])
+    assert joined.wait(timeout=0) is True
+    failing = device.create_semaphore(0)
+    failing.fail("broken")
+    with pytest.raises(RuntimeError):
+        rt.HalFence.create_at(failing, 1).wait()
+    with pytest.raises((ValueError, RuntimeError)):
+        sem.wait(5, timeout=1, deadline=1)
