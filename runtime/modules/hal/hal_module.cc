@@ -810,57 +810,27 @@ Result<int32_t> FenceAwait(HalState&, int32_t timeout_ms, int64_t /*flags*/,
   return 0;
 }
 
-const vm::RefType& MakeType(const char* name) {
-  // Leaked on purpose: descriptors live for the whole process.
-  return *new vm::RefType(name);
-}
-
 }  // namespace
 
-const vm::RefType& AllocatorType() {
-  static const vm::RefType& type = MakeType("hal.allocator");
-  return type;
-}
-const vm::RefType& BufferType() {
-  static const vm::RefType& type = MakeType("hal.buffer");
-  return type;
-}
-const vm::RefType& BufferViewType() {
-  static const vm::RefType& type = MakeType("hal.buffer_view");
-  return type;
-}
-const vm::RefType& ChannelType() {
-  static const vm::RefType& type = MakeType("hal.channel");
-  return type;
-}
-const vm::RefType& CommandBufferType() {
-  static const vm::RefType& type = MakeType("hal.command_buffer");
-  return type;
-}
-const vm::RefType& DeviceType() {
-  static const vm::RefType& type = MakeType("hal.device");
-  return type;
-}
-const vm::RefType& EventType() {
-  static const vm::RefType& type = MakeType("hal.event");
-  return type;
-}
-const vm::RefType& ExecutableType() {
-  static const vm::RefType& type = MakeType("hal.executable");
-  return type;
-}
-const vm::RefType& FenceType() {
-  static const vm::RefType& type = MakeType("hal.fence");
-  return type;
-}
-const vm::RefType& FileType() {
-  static const vm::RefType& type = MakeType("hal.file");
-  return type;
-}
-const vm::RefType& SemaphoreType() {
-  static const vm::RefType& type = MakeType("hal.semaphore");
-  return type;
-}
+// Each descriptor is a function-local static: made on first use, alive for
+// the process, its address the type's identity.
+#define EMBER_HAL_REF_TYPE(Function, name) \
+  const vm::RefType& Function() {          \
+    static const vm::RefType type(name);   \
+    return type;                           \
+  }
+EMBER_HAL_REF_TYPE(AllocatorType, "hal.allocator")
+EMBER_HAL_REF_TYPE(BufferType, "hal.buffer")
+EMBER_HAL_REF_TYPE(BufferViewType, "hal.buffer_view")
+EMBER_HAL_REF_TYPE(ChannelType, "hal.channel")
+EMBER_HAL_REF_TYPE(CommandBufferType, "hal.command_buffer")
+EMBER_HAL_REF_TYPE(DeviceType, "hal.device")
+EMBER_HAL_REF_TYPE(EventType, "hal.event")
+EMBER_HAL_REF_TYPE(ExecutableType, "hal.executable")
+EMBER_HAL_REF_TYPE(FenceType, "hal.fence")
+EMBER_HAL_REF_TYPE(FileType, "hal.file")
+EMBER_HAL_REF_TYPE(SemaphoreType, "hal.semaphore")
+#undef EMBER_HAL_REF_TYPE
 
 std::vector<const vm::RefType*> HalRefTypes() {
   return {&AllocatorType(), &BufferType(),        &BufferViewType(),
