@@ -2,14 +2,35 @@
 // iree-run-module's flags.
 //
 //   ember-run-module --module=FILE --function=NAME [--device=local-task]
-//                    [--input=VALUE ...] [--repeat=N] [--print-timing]
+//                    [--input=VALUE ...] [--output=SPEC ...]
+//                    [--expected_output=VALUE ...] [--repeat=N]
+//                    [--print-timing]
 //
 // Inputs follow iree-run-module: scalars `--input=i32=5`, `f32=1.5`, `i64=`
 // and `f64=` likewise (a bare `--input=5` takes its type from the function's
 // calling convention); tensors `--input=2x2xf32=1,2,3,4` (values separated by
-// commas or spaces, one value fills the whole tensor) for ref arguments.
+// commas, spaces or brackets; one value fills the whole tensor; any element
+// type with a text form, f16 and bf16 included) or `--input=4xf32=@raw.bin`
+// for ref arguments; NumPy arrays `--input=@a.npy` (the file's first array),
+// `--input=+a.npy` (its next one) and `--input=*a.npy` (all the rest).
 // Results print as `result[0]: i32=42`, tensors as
-// `result[0]: hal.buffer_view` and `2x2xf32=1 2 3 4`.
+// `result[0]: hal.buffer_view` and `2x2xf32=1 2 3 4` (at most
+// --output_max_element_count elements, 1024 by default).
+//
+// --output=SPEC, once per result in order, replaces the printing: `-`
+// prints the result, an empty SPEC drops it, `@file.npy` writes it as a
+// NumPy array to a new file and `+file.npy` appends it (other file names
+// get the raw bytes).
+//
+// --expected_output=VALUE, once per result in order (same forms as --input,
+// `(ignored)` to skip one), replaces both: each result is compared, tensors
+// of f16/f32/f64 within --expected_f16_threshold (0.001),
+// --expected_f32_threshold and --expected_f64_threshold (0.0001) under
+// --equality_mode=absolute (default), relative or exact; everything else
+// exactly. Mismatches print `[FAILED] result[i]: ...` and the exit status
+// is 1; otherwise `[SUCCESS] all function outputs matched their expected
+// values.` Unlike iree-run-module 3.11, which reports every scalar result
+// as a type mismatch, equal scalars match.
 //
 // A module that imports `hal` gets the `hal` module over the device named by
 // --device (a driver URI: local-sync, local-task, local-task?worker_count=2;
@@ -21,12 +42,11 @@
 // time (min, median, mean) and process CPU time (min, median; what
 // iree-benchmark-module calls process_time). bench/run_vm_bench.py reads it.
 //
-// Exit status: 0 on success, 1 when loading or the call fails, 2 on bad
-// usage.
+// Exit status: 0 on success, 1 when loading or the call fails or a result
+// differs from its expected value, 2 on bad usage.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -34,11 +54,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "runtime/base/status.h"
-#include "runtime/hal/buffer_view.h"
-#include "runtime/hal/buffer_view_format.h"
+#include "runtime/hal/allocator.h"
 #include "runtime/modules/hal/hal_module.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
 #include "runtime/vm/bytecode/module_file.h"
@@ -51,6 +71,7 @@
 namespace {
 
 namespace hal = ember::hal;
+using ember::Ref;
 using ember::Result;
 using ember::Status;
 using ember::tools::FlagValue;
@@ -58,8 +79,6 @@ using ember::tools::Mean;
 using ember::tools::Median;
 using ember::tools::Min;
 using ember::tools::ProcessCpuMs;
-using ember::vm::Value;
-using ember::vm::ValueType;
 using ember::vm::Variant;
 
 struct Options {
@@ -67,6 +86,10 @@ struct Options {
   std::string device = "local-task";
   std::string function;
   std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<std::string> expected_outputs;
+  uint64_t output_max_element_count = 1024;
+  ember::tools::Equality equality;
   long repeat = 1;
   bool print_timing = false;
 };
@@ -74,7 +97,8 @@ struct Options {
 void PrintUsage(FILE* stream) {
   std::fprintf(stream,
                "usage: ember-run-module --module=FILE --function=NAME "
-               "[--device=URI] [--input=VALUE ...] [--repeat=N] "
+               "[--device=URI] [--input=VALUE ...] [--output=SPEC ...]\n"
+               "       [--expected_output=VALUE ...] [--repeat=N] "
                "[--print-timing]\n"
                "  --device=URI        local-sync, local-task (default), "
                "local-task?worker_count=N\n"
@@ -83,33 +107,28 @@ void PrintUsage(FILE* stream) {
                "                      a bare VALUE takes its type from the "
                "function's signature;\n"
                "                      tensors: 2x2xf32=1,2,3,4 (one value "
-               "fills the tensor)\n"
+               "fills the tensor),\n"
+               "                      4xf32=@raw.bin; NumPy arrays: @a.npy "
+               "(first), +a.npy (next),\n"
+               "                      *a.npy (all the rest); (null)\n"
+               "  --output=SPEC       per result: - (print), empty (drop), "
+               "@f.npy (write),\n"
+               "                      +f.npy (append); other files get raw "
+               "bytes\n"
+               "  --expected_output=VALUE  per result, as --input; "
+               "(ignored) skips one\n"
+               "  --expected_f16_threshold=X, --expected_f32_threshold=X,\n"
+               "  --expected_f64_threshold=X, "
+               "--equality_mode=absolute|relative|exact\n"
+               "  --output_max_element_count=N  elements printed per tensor "
+               "(default 1024)\n"
                "  --repeat=N          call the function N times (default 1)\n"
                "  --print-timing      per-call times on stderr\n");
 }
 
-std::string FormatResult(const Variant& result) {
-  if (result.is_empty()) return "(null)";
-  if (result.is_ref()) {
-    std::string text = result.type().ToString();
-    if (const auto* list = result.ref().As<ember::vm::List>()) {
-      text += ember::StringPrintf(" size=%zu", list->size());
-    }
-    return text;
-  }
-  const Value& v = result.value();
-  switch (v.type()) {
-    case ValueType::kI32: return ember::StringPrintf("i32=%" PRId32, v.i32());
-    case ValueType::kI64: return ember::StringPrintf("i64=%" PRId64, v.i64());
-    case ValueType::kF32: return ember::StringPrintf("f32=%g", v.f32());
-    case ValueType::kF64: return ember::StringPrintf("f64=%g", v.f64());
-    default:
-      return std::string(ember::vm::ValueTypeName(v.type())) + "=" +
-             std::to_string(v.bits());
-  }
-}
-
-Status Run(const Options& options) {
+// Runs the function; returns the exit status (1 when a result differs from
+// its expected value).
+Result<int> Run(const Options& options) {
   EMBER_ASSIGN_OR_RETURN(
       ember::tools::Program program,
       ember::tools::LoadProgram(options.module_path, options.device));
@@ -144,16 +163,39 @@ Status Run(const Options& options) {
   }
 
   std::printf("EXEC @%s\n", options.function.c_str());
-  for (size_t i = 0; i < results.size(); ++i) {
-    if (results[i].is_ref()) {
-      if (auto* view = results[i].ref().As<hal::BufferView>(
-              ember::modules::hal::BufferViewType())) {
-        EMBER_ASSIGN_OR_RETURN(std::string text, hal::FormatBufferView(*view));
-        std::printf("result[%zu]: hal.buffer_view\n%s\n", i, text.c_str());
-        continue;
-      }
+  int exit_code = 0;
+  if (!options.expected_outputs.empty()) {
+    // Expected tensors live in host memory of their own, as in IREE.
+    Ref<hal::Allocator> heap = hal::Allocator::CreateHeap();
+    EMBER_ASSIGN_OR_RETURN(
+        std::vector<Variant> expected,
+        ember::tools::ParseVariants(cconv.results, options.expected_outputs,
+                                    heap.get(),
+                                    ember::tools::ValueList::kExpectedOutputs),
+        "parsing the expected outputs");
+    std::string report;
+    EMBER_ASSIGN_OR_RETURN(
+        bool matched, ember::tools::CompareResults(expected, results,
+                                                   options.equality, &report));
+    std::fwrite(report.data(), 1, report.size(), stdout);
+    if (matched) {
+      std::printf(
+          "[SUCCESS] all function outputs matched their expected values.\n");
+    } else {
+      exit_code = 1;
     }
-    std::printf("result[%zu]: %s\n", i, FormatResult(results[i]).c_str());
+  } else if (!options.outputs.empty()) {
+    EMBER_RETURN_IF_ERROR(
+        ember::tools::WriteOutputs(results, options.outputs,
+                                   options.output_max_element_count),
+        "outputting the results");
+  } else {
+    for (size_t i = 0; i < results.size(); ++i) {
+      EMBER_ASSIGN_OR_RETURN(std::string text,
+                             ember::tools::FormatVariant(
+                                 results[i], options.output_max_element_count));
+      std::printf("result[%zu]: %s\n", i, text.c_str());
+    }
   }
   std::fflush(stdout);
   if (options.print_timing) {
@@ -163,7 +205,28 @@ Status Run(const Options& options) {
                  wall_ms.size(), Min(wall_ms), Median(wall_ms), Mean(wall_ms),
                  Min(cpu_ms), Median(cpu_ms));
   }
-  return Status::Ok();
+  return exit_code;
+}
+
+// Parses a number flag into `out`; false when the value is not one.
+template <typename T>
+bool ParseNumberFlag(const char* value, T* out) {
+  char* end = nullptr;
+  errno = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    *out = std::strtof(value, &end);
+  } else if constexpr (std::is_same_v<T, double>) {
+    *out = std::strtod(value, &end);
+  } else {
+    if (*value == '-') return false;
+    *out = std::strtoull(value, &end, 10);
+  }
+  return *value != '\0' && *end == '\0' && errno != ERANGE;
+}
+
+int BadFlag(const char* message) {
+  std::fprintf(stderr, "ember-run-module: %s\n", message);
+  return 2;
 }
 
 }  // namespace
@@ -184,6 +247,37 @@ int main(int argc, char** argv) {
       options.function = value;
     } else if ((value = FlagValue(arg, "--input"))) {
       options.inputs.emplace_back(value);
+    } else if ((value = FlagValue(arg, "--output"))) {
+      options.outputs.emplace_back(value);
+    } else if ((value = FlagValue(arg, "--expected_output"))) {
+      options.expected_outputs.emplace_back(value);
+    } else if ((value = FlagValue(arg, "--output_max_element_count"))) {
+      if (!ParseNumberFlag(value, &options.output_max_element_count)) {
+        return BadFlag("--output_max_element_count needs a count");
+      }
+    } else if ((value = FlagValue(arg, "--expected_f16_threshold"))) {
+      if (!ParseNumberFlag(value, &options.equality.f16_threshold)) {
+        return BadFlag("--expected_f16_threshold needs a number");
+      }
+    } else if ((value = FlagValue(arg, "--expected_f32_threshold"))) {
+      if (!ParseNumberFlag(value, &options.equality.f32_threshold)) {
+        return BadFlag("--expected_f32_threshold needs a number");
+      }
+    } else if ((value = FlagValue(arg, "--expected_f64_threshold"))) {
+      if (!ParseNumberFlag(value, &options.equality.f64_threshold)) {
+        return BadFlag("--expected_f64_threshold needs a number");
+      }
+    } else if ((value = FlagValue(arg, "--equality_mode"))) {
+      using Mode = ember::tools::Equality::Mode;
+      if (std::strcmp(value, "absolute") == 0) {
+        options.equality.mode = Mode::kAbsolute;
+      } else if (std::strcmp(value, "relative") == 0) {
+        options.equality.mode = Mode::kRelative;
+      } else if (std::strcmp(value, "exact") == 0) {
+        options.equality.mode = Mode::kExact;
+      } else {
+        return BadFlag("--equality_mode is absolute, relative or exact");
+      }
     } else if ((value = FlagValue(arg, "--repeat"))) {
       char* end = nullptr;
       options.repeat = std::strtol(value, &end, 10);
@@ -204,10 +298,13 @@ int main(int argc, char** argv) {
     PrintUsage(stderr);
     return 2;
   }
-  Status status = Run(options);
-  if (!status.ok()) {
-    std::fprintf(stderr, "ember-run-module: %s\n", status.ToString().c_str());
+  Result<int> exit_code = Run(options);
+  if (!exit_code.ok()) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ember-run-module: %s\n",
+                 exit_code.status().ToString().c_str());
     return 1;
   }
-  return 0;
+  std::fflush(stdout);
+  return *exit_code;
 }

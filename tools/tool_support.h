@@ -8,6 +8,7 @@
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
+#include "runtime/hal/allocator.h"
 #include "runtime/hal/device.h"
 #include "runtime/modules/check/check_module.h"
 #include "runtime/vm/bytecode/bytecode_module.h"
@@ -42,13 +43,63 @@ std::vector<std::string> ExportNames(const vm::Module& module);
 Result<vm::CallingConvention> FindFunction(const vm::Module& module,
                                            const std::string& name);
 
-// Parses iree-run-module style inputs for a function with `cconv`: scalars
-// ("i32=5", or bare "5" typed by the signature) and, for ref arguments,
-// tensors ("2x2xf32=1,2,3,4"; one value fills the tensor) allocated on the
-// program's device.
+// Parses iree-run-module style values for one side of a calling convention
+// (a function's arguments, or its results for --expected_output), one slot
+// per value unless a value says otherwise:
+//   5, i32=5, f64=0.25    scalars (a bare value takes the slot's type)
+//   2x2xf32=1,2,3,4       a tensor (',', ' ', '[' and ']' separate values;
+//                         one value fills the tensor)
+//   2x2xf32=@raw.bin      a tensor whose bytes are read raw from a file
+//                         (`=+raw.bin` continues in it)
+//   @a.npy, +a.npy        the first / the next array of a .npy file
+//   *a.npy                every array left in a .npy file, one slot each
+//   (null), (ignored)     a null ref, or a zero scalar; for expected
+//                         outputs, a result not to compare
+// Tensors are allocated from `allocator` (null: a tensor is an error).
+// Files named by several values are read in turn: `@` starts a file over,
+// `+` and `*` continue where the previous value stopped.
+enum class ValueList { kInputs, kExpectedOutputs };
+Result<std::vector<vm::Variant>> ParseVariants(
+    const vm::CconvSide& slots, const std::vector<std::string>& specs,
+    hal::Allocator* allocator, ValueList list);
+
+// ParseVariants of a function's arguments, tensors on the program's device.
 Result<std::vector<vm::Variant>> ParseInputs(
     const Program& program, const vm::CallingConvention& cconv,
     const std::vector<std::string>& inputs);
+
+// A result as iree-run-module prints it after "result[i]: ": "i32=5",
+// "hal.buffer_view\n4xf32=1 2 3 4" (at most `max_elements` elements),
+// "(null)".
+Result<std::string> FormatVariant(const vm::Variant& value,
+                                  uint64_t max_elements);
+
+// Handles the --output flags, one per result in order (OUT_OF_RANGE when
+// the counts differ): "" drops the result, "-" prints it to stdout,
+// "@file" writes it to a new file and "+file" appends it; a file ending in
+// .npy gets a NumPy array (scalars as shape-() arrays, buffers and null
+// results as int8 arrays), any other file the raw bytes.
+Status WriteOutputs(const std::vector<vm::Variant>& results,
+                    const std::vector<std::string>& specs,
+                    uint64_t max_elements);
+
+// How --expected_output tensors are compared (iree-run-module's flags).
+struct Equality {
+  enum class Mode { kAbsolute, kRelative, kExact };
+  Mode mode = Mode::kAbsolute;  // --equality_mode
+  float f16_threshold = 0.001f;
+  float f32_threshold = 0.0001f;
+  double f64_threshold = 0.0001;
+};
+
+// Compares `actual` results with `expected` ones (empty entries are not
+// compared) with iree-run-module's rules: integers, and floats other than
+// f16/f32/f64 tensors, exactly; tensor floats within the thresholds.
+// Appends one "[FAILED] result[i]: ..." report per mismatch to `report`;
+// returns whether everything matched.
+Result<bool> CompareResults(const std::vector<vm::Variant>& expected,
+                            const std::vector<vm::Variant>& actual,
+                            const Equality& equality, std::string* report);
 
 // The value of `--name=VALUE` in `arg`, or nullptr when arg is another flag.
 const char* FlagValue(const char* arg, const char* name);
