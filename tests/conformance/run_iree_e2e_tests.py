@@ -2,7 +2,7 @@
 """Runs IREE's e2e check programs for llvm-cpu on Ember.
 
     python3 tests/conformance/run_iree_e2e_tests.py IREE_CHECKOUT
-        [--suites stablehlo_ops,tosa_ops,linalg,tensor_ops]
+        [--suites stablehlo_ops,tosa_ops,linalg,tensor_ops,math]
         [--devices local-task,local-sync] [--all-variants] [--jobs N]
         [--checker PATH]
 
@@ -10,7 +10,11 @@ IREE_CHECKOUT is a checkout (or exported tree) of iree-org/iree at v3.11.0.
 For each suite, the `iree_check_single_backend_test_suite` blocks of its
 CMakeLists.txt whose TARGET_BACKEND is llvm-cpu give the source files and
 compiler flags (by default only the first such block, the suite's main
-llvm-cpu variant; --all-variants runs every one). Each source is compiled
+llvm-cpu variant; --all-variants runs every one). A source that the build
+generates (a "${PROJECT_BINARY_DIR}/..." path, as in the math suite) is
+produced the way the build does it: the suite's `iree_genrule` whose OUTS
+names it is run from the checkout (its generator script, under this Python)
+into build/e2e/<suite>/generated/, afresh on every run. Each source is compiled
 with the pinned iree-compile into build/e2e/ (cached by compiler version,
 flags and source hash) and run by `ember-check-module` on each device;
 nothing from the checkout is copied into this repository.
@@ -24,22 +28,22 @@ import concurrent.futures
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_SUITES = ["stablehlo_ops", "tosa_ops", "linalg", "tensor_ops"]
+DEFAULT_SUITES = ["stablehlo_ops", "tosa_ops", "linalg", "tensor_ops", "math"]
 BASE_FLAGS = ["--iree-hal-target-device=local",
               "--iree-hal-local-target-device-backends=llvm-cpu"]
 
 
-def parse_suites(cmake_text):
-    """The llvm-cpu blocks of a CMakeLists.txt: [(name, srcs, flags)]."""
-    blocks = []
-    for match in re.finditer(r"iree_check_single_backend_test_suite\((.*?)\n\)",
-                             cmake_text, re.S):
+def parse_calls(cmake_text, function):
+    """The keyword fields of each `function(...)` call: [{KEYWORD: [str]}]."""
+    calls = []
+    for match in re.finditer(function + r"\((.*?)\n\)", cmake_text, re.S):
         section, fields = None, {}
         for raw in match.group(1).split("\n"):
             token = raw.strip()
@@ -52,10 +56,74 @@ def parse_suites(cmake_text):
             if section:
                 fields[section].append(token.strip('"').replace("\\(", "(")
                                        .replace("\\)", ")"))
-        if fields.get("TARGET_BACKEND") == ["llvm-cpu"]:
-            blocks.append((fields["NAME"][0], fields.get("SRCS", []),
-                           fields.get("COMPILER_FLAGS", [])))
-    return blocks
+        calls.append(fields)
+    return calls
+
+
+def parse_suites(cmake_text):
+    """The llvm-cpu blocks of a CMakeLists.txt: [(name, srcs, flags)]."""
+    return [(fields["NAME"][0], fields.get("SRCS", []),
+             fields.get("COMPILER_FLAGS", []))
+            for fields in parse_calls(cmake_text,
+                                      "iree_check_single_backend_test_suite")
+            if fields.get("TARGET_BACKEND") == ["llvm-cpu"]]
+
+
+def run_genrule(cmake_text, suite_dir, output_name, gen_dir):
+    """Runs the iree_genrule of cmake_text that makes output_name, as the
+    build would, writing into gen_dir. Only the form IREE uses for generated
+    tests is accepted: `python3 $(rootpath SCRIPT) ARGS... > $(execpath OUT)`,
+    where ARGS may name further inputs with $(rootpath ...)."""
+    rules = [fields for fields in parse_calls(cmake_text, "iree_genrule")
+             if fields.get("OUTS") == [output_name]]
+    if len(rules) != 1 or len(rules[0].get("CMD", [])) != 1:
+        raise RuntimeError(f"no single iree_genrule makes {output_name}")
+    command = rules[0]["CMD"][0]
+    form = re.fullmatch(r"python3 (.+) > \$\(execpath ([^)]+)\)", command)
+    if not form or form.group(2) != output_name:
+        raise RuntimeError(f"unsupported genrule: {command}")
+    inputs = set(rules[0].get("SRCS", []))
+
+    def rootpath(match):
+        if match.group(1) not in inputs:
+            raise RuntimeError(f"genrule reads undeclared {match.group(1)}")
+        return shlex.quote(str(suite_dir / match.group(1)))
+
+    argv = [sys.executable] + shlex.split(
+        re.sub(r"\$\(rootpath ([^)]+)\)", rootpath, form.group(1)))
+    if any("$(" in arg for arg in argv):
+        raise RuntimeError(f"unsupported genrule: {command}")
+    result = subprocess.run(argv, cwd=suite_dir, capture_output=True,
+                            text=True, timeout=600)
+    if result.returncode != 0:
+        raise RuntimeError((result.stderr.strip().splitlines()
+                            or ["generator failed"])[-1])
+    gen_dir.mkdir(parents=True, exist_ok=True)
+    out = gen_dir / output_name
+    out.write_text(result.stdout)
+    return out
+
+
+def resolve_sources(cmake_text, suite, suite_dir, srcs):
+    """The paths of a block's SRCS, generating those the build generates.
+    Returns ([Path], [(name, error)])."""
+    sources, failures = [], []
+    binary_prefix = f"${{PROJECT_BINARY_DIR}}/tests/e2e/{suite}/"
+    for src in srcs:
+        if not src.startswith("${"):
+            sources.append(suite_dir / src)
+            continue
+        name = (src[len(binary_prefix):] if src.startswith(binary_prefix)
+                else src)
+        try:
+            if "/" in name:
+                raise RuntimeError("not in the suite's own binary dir")
+            sources.append(run_genrule(cmake_text, suite_dir, name,
+                                       ROOT / "build" / "e2e" / suite /
+                                       "generated"))
+        except (RuntimeError, OSError, subprocess.SubprocessError) as error:
+            failures.append((name, f"did not generate: {error}"))
+    return sources, failures
 
 
 def compile_one(iree_compile, version, source, flags, out_dir):
@@ -122,21 +190,26 @@ def main():
     total_passed = total_failed = 0
     for suite in args.suites.split(","):
         suite_dir = args.iree_checkout / "tests" / "e2e" / suite
-        blocks = parse_suites((suite_dir / "CMakeLists.txt").read_text())
+        cmake_text = (suite_dir / "CMakeLists.txt").read_text()
+        blocks = parse_suites(cmake_text)
         if not args.all_variants:
             blocks = blocks[:1]
         for name, srcs, flags in blocks:
             out_dir = ROOT / "build" / "e2e" / suite / name
             out_dir.mkdir(parents=True, exist_ok=True)
-            sources = [suite_dir / src for src in srcs]
+            sources, generate_failures = resolve_sources(
+                cmake_text, suite, suite_dir, srcs)
             with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
                 compiled = list(pool.map(
                     lambda s: compile_one(iree_compile, version, s, flags,
                                           out_dir), sources))
-            compile_failures = [(s.name, e) for s, (m, e) in
-                                zip(sources, compiled) if m is None]
+            compile_failures = generate_failures + [
+                (s.name, f"did not compile: {e}") for s, (m, e) in
+                zip(sources, compiled) if m is None]
             for device in devices:
-                passed = failed = 0
+                # A source that could not be generated counts as one failure:
+                # otherwise a suite that is all generated would look clean.
+                passed, failed = 0, len(generate_failures)
                 notes = []
                 for source, (module, _) in zip(sources, compiled):
                     if module is None:
@@ -155,7 +228,7 @@ def main():
                 total_passed += passed
                 total_failed += failed
             for source_name, error in compile_failures:
-                print(f"    {source_name}: did not compile: {error}")
+                print(f"    {source_name}: {error}")
     print(f"{total_passed} passed, {total_failed} failed")
     return 0 if total_failed == 0 else 1
 
