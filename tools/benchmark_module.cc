@@ -4,6 +4,7 @@
 //   ember-benchmark-module --module=FILE --function=NAME [--device=URI]
 //       [--input=VALUE ...] [--benchmark_repetitions=N]
 //       [--benchmark_min_time=2s|100x] [--task_topology_max_group_count=N]
+//       [--benchmark_format=console|json]
 //
 // The function is called in one context (inputs parsed once, as IREE's tool
 // does) until --benchmark_min_time has passed (seconds, or a fixed number of
@@ -13,7 +14,10 @@
 // the process CPU time per iteration; with several repetitions the
 // `_mean`, `_median`, `_stddev` and `_cv` rows follow, as Google Benchmark
 // aggregates them. --task_topology_max_group_count=N makes `local-task` use
-// N workers.
+// N workers. --benchmark_format=json prints the same rows as Google
+// Benchmark's JSON reporter does (a "context" object and a "benchmarks"
+// array with run_type, aggregate_name, real_time, cpu_time, time_unit "ms"),
+// so scripts can read either tool's output with one parser.
 //
 // Exit status: 0 on success, 1 when loading or a call fails, 2 on bad usage.
 #include <algorithm>
@@ -44,6 +48,7 @@ struct Options {
   double min_seconds = 0.5;
   long fixed_iterations = 0;  // > 0: exactly this many per repetition
   int max_group_count = 0;
+  bool json = false;
 };
 
 struct Sample {
@@ -51,6 +56,69 @@ struct Sample {
   double cpu_ms;
   long iterations;
 };
+
+struct Row {
+  std::string suffix;  // "" for a repetition, else the aggregate's name
+  double wall_ms;
+  double cpu_ms;
+  long iterations;  // a repetition's iterations, or the repetition count
+};
+
+// Google Benchmark's JSON report (schema version 1), the fields scripts
+// read. Benchmark names are made of the function name, which the module
+// loader has checked to be printable, but are escaped all the same.
+void PrintJson(const std::string& name, int repetitions,
+               const std::vector<Row>& rows) {
+  auto quoted = [](const std::string& text) {
+    std::string out = "\"";
+    for (unsigned char c : text) {
+      if (c == '"' || c == '\\') {
+        out += '\\';
+        out += static_cast<char>(c);
+      } else if (c < 0x20) {
+        char buffer[8];
+        std::snprintf(buffer, sizeof(buffer), "\\u%04x", c);
+        out += buffer;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out + "\"";
+  };
+  std::printf(
+      "{\n  \"context\": {\n    \"executable\": \"ember-benchmark-module\",\n"
+      "    \"json_schema_version\": 1\n  },\n  \"benchmarks\": [\n");
+  int repetition_index = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& row = rows[i];
+    const bool aggregate = !row.suffix.empty();
+    const std::string row_name = aggregate ? name + "_" + row.suffix : name;
+    std::printf("    {\n      \"name\": %s,\n      \"run_name\": %s,\n",
+                quoted(row_name).c_str(), quoted(name).c_str());
+    std::printf("      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n",
+                aggregate ? "aggregate" : "iteration", repetitions);
+    if (aggregate) {
+      std::printf(
+          "      \"aggregate_name\": %s,\n      \"aggregate_unit\": \"%s\",\n",
+          quoted(row.suffix).c_str(),
+          row.suffix == "cv" ? "percentage" : "time");
+    } else {
+      std::printf("      \"repetition_index\": %d,\n", repetition_index++);
+    }
+    std::printf(
+        "      \"threads\": 1,\n      \"iterations\": %ld,\n"
+        "      \"real_time\": %.17g,\n      \"cpu_time\": %.17g",
+        row.iterations, row.wall_ms, row.cpu_ms);
+    if (row.suffix != "cv") {
+      std::printf(",\n      \"time_unit\": \"ms\"");
+    }
+    if (!aggregate && row.wall_ms > 0) {
+      std::printf(",\n      \"items_per_second\": %.17g", 1e3 / row.wall_ms);
+    }
+    std::printf("\n    }%s\n", i + 1 < rows.size() ? "," : "");
+  }
+  std::printf("  ]\n}\n");
+}
 
 void PrintRow(const std::string& name, double wall_ms, double cpu_ms,
               const std::string& iterations) {
@@ -108,13 +176,9 @@ Status Run(const Options& options) {
   }
 
   const std::string name = "BM_" + options.function + "/process_time/real_time";
-  std::printf("%s\n", std::string(90, '-').c_str());
-  std::printf("%-50s %13s %15s %12s\n", "Benchmark", "Time", "CPU",
-              "Iterations");
-  std::printf("%s\n", std::string(90, '-').c_str());
+  std::vector<Row> rows;
   for (const Sample& sample : samples) {
-    PrintRow(name, sample.wall_ms, sample.cpu_ms,
-             std::to_string(sample.iterations));
+    rows.push_back({"", sample.wall_ms, sample.cpu_ms, sample.iterations});
   }
   if (samples.size() > 1) {
     auto column = [&](double Sample::*field) {
@@ -132,13 +196,32 @@ Status Run(const Options& options) {
     };
     const auto wall = column(&Sample::wall_ms);
     const auto cpu = column(&Sample::cpu_ms);
-    const std::string n = std::to_string(samples.size());
-    PrintRow(name + "_mean", mean(wall), mean(cpu), n);
-    PrintRow(name + "_median", median(wall), median(cpu), n);
-    PrintRow(name + "_stddev", stddev(wall), stddev(cpu), n);
-    std::printf("%-50s %10.2f %% %13.2f %% %12s\n", (name + "_cv").c_str(),
-                100 * stddev(wall) / mean(wall), 100 * stddev(cpu) / mean(cpu),
-                n.c_str());
+    const long n = static_cast<long>(samples.size());
+    rows.push_back({"mean", mean(wall), mean(cpu), n});
+    rows.push_back({"median", median(wall), median(cpu), n});
+    rows.push_back({"stddev", stddev(wall), stddev(cpu), n});
+    // The coefficient of variation is a fraction, not a time.
+    rows.push_back(
+        {"cv", stddev(wall) / mean(wall), stddev(cpu) / mean(cpu), n});
+  }
+  if (options.json) {
+    PrintJson(name, options.repetitions, rows);
+    return Status::Ok();
+  }
+  std::printf("%s\n", std::string(90, '-').c_str());
+  std::printf("%-50s %13s %15s %12s\n", "Benchmark", "Time", "CPU",
+              "Iterations");
+  std::printf("%s\n", std::string(90, '-').c_str());
+  for (const Row& row : rows) {
+    const std::string row_name =
+        row.suffix.empty() ? name : name + "_" + row.suffix;
+    if (row.suffix == "cv") {
+      std::printf("%-50s %10.2f %% %13.2f %% %12ld\n", row_name.c_str(),
+                  100 * row.wall_ms, 100 * row.cpu_ms, row.iterations);
+    } else {
+      PrintRow(row_name, row.wall_ms, row.cpu_ms,
+               std::to_string(row.iterations));
+    }
   }
   return Status::Ok();
 }
@@ -156,7 +239,8 @@ int main(int argc, char** argv) {
           "usage: ember-benchmark-module --module=FILE --function=NAME "
           "[--device=URI] [--input=VALUE ...] [--benchmark_repetitions=N] "
           "[--benchmark_min_time=SECONDSs|Nx] "
-          "[--task_topology_max_group_count=N]\n");
+          "[--task_topology_max_group_count=N] "
+          "[--benchmark_format=console|json]\n");
       return 0;
     } else if ((value = FlagValue(arg, "--module"))) {
       options.module_path = value;
@@ -187,6 +271,17 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "ember-benchmark-module: bad min_time\n");
           return 2;
         }
+      }
+    } else if ((value = FlagValue(arg, "--benchmark_format"))) {
+      if (std::strcmp(value, "json") == 0) {
+        options.json = true;
+      } else if (std::strcmp(value, "console") == 0) {
+        options.json = false;
+      } else {
+        std::fprintf(stderr,
+                     "ember-benchmark-module: --benchmark_format must be "
+                     "console or json\n");
+        return 2;
       }
     } else if ((value = FlagValue(arg, "--task_topology_max_group_count"))) {
       options.max_group_count = static_cast<int>(std::strtol(value, &end, 10));

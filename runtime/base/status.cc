@@ -30,19 +30,22 @@ const char* StatusCodeName(StatusCode code) {
   return "UNKNOWN_CODE";
 }
 
+void Status::Free(Payload* payload) { delete payload; }
+
 Status::Status(StatusCode code, std::string message) {
   if (code == StatusCode::kOk) return;
-  payload_ = std::make_unique<Payload>(Payload{code, std::move(message), {}});
+  payload_ = new Payload{code, std::move(message), {}};
 }
 
 Status::Status(const Status& other) {
-  if (other.payload_) payload_ = std::make_unique<Payload>(*other.payload_);
+  if (other.payload_) payload_ = new Payload(*other.payload_);
 }
 
 Status& Status::operator=(const Status& other) {
   if (this != &other) {
-    payload_ =
-        other.payload_ ? std::make_unique<Payload>(*other.payload_) : nullptr;
+    Payload* copy = other.payload_ ? new Payload(*other.payload_) : nullptr;
+    if (payload_ != nullptr) Free(payload_);
+    payload_ = copy;
   }
   return *this;
 }

@@ -11,7 +11,37 @@ Ref<Allocator> Allocator::CreateHeap() {
   return Ref<Allocator>::Adopt(new Allocator());
 }
 
-Allocator::~Allocator() = default;
+Allocator::~Allocator() {
+  for (std::vector<void*>& blocks : cache_) {
+    for (void* block : blocks) std::free(block);
+  }
+}
+
+namespace {
+
+// The size class of a cached block: the smallest power of two >= size.
+int ClassShift(size_t size, int min_shift) {
+  int shift = min_shift;
+  while ((size_t{1} << shift) < size) ++shift;
+  return shift;
+}
+
+}  // namespace
+
+void Allocator::ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size) {
+  Allocator& self = *static_cast<Allocator*>(owner);
+  self.counters_->bytes_allocated.fetch_sub(size);
+  if (size <= kMaxCachedBytes) {
+    const int shift = ClassShift(static_cast<size_t>(size), kMinClassShift);
+    std::lock_guard lock(self.cache_mutex_);
+    std::vector<void*>& blocks = self.cache_[shift - kMinClassShift];
+    if (blocks.size() < kBlocksPerClass) {
+      blocks.push_back(data);
+      return;
+    }
+  }
+  std::free(data);
+}
 
 Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& params,
                                         uint64_t size) {
@@ -20,11 +50,23 @@ Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& params,
                                   std::to_string(size) + " bytes");
   }
   // aligned_alloc needs a multiple of the alignment, and a zero-sized
-  // buffer still gets a distinct, valid pointer.
+  // buffer still gets a distinct, valid pointer. Small sizes round up to
+  // their cache class, so that the block can be reused.
   size_t rounded = static_cast<size_t>((size + kBufferAlignment - 1) /
                                        kBufferAlignment * kBufferAlignment);
   if (rounded == 0) rounded = kBufferAlignment;
-  void* memory = std::aligned_alloc(kBufferAlignment, rounded);
+  void* memory = nullptr;
+  if (rounded <= kMaxCachedBytes) {
+    const int shift = ClassShift(rounded, kMinClassShift);
+    rounded = size_t{1} << shift;
+    std::lock_guard lock(cache_mutex_);
+    std::vector<void*>& blocks = cache_[shift - kMinClassShift];
+    if (!blocks.empty()) {
+      memory = blocks.back();
+      blocks.pop_back();
+    }
+  }
+  if (memory == nullptr) memory = std::aligned_alloc(kBufferAlignment, rounded);
   if (!memory) {
     return ResourceExhaustedError("out of host memory allocating " +
                                   std::to_string(size) + " bytes");
@@ -37,10 +79,8 @@ Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& params,
   }
   counters.allocation_count.fetch_add(1, std::memory_order_relaxed);
   return Buffer::WrapAllocation(static_cast<uint8_t*>(memory), size, params,
-                                [memory, size, keep = counters_] {
-                                  keep->bytes_allocated.fetch_sub(size);
-                                  std::free(memory);
-                                });
+                                Ref<RefCounted>(Ref<Allocator>::Retain(this)),
+                                &Allocator::ReleaseBlock);
 }
 
 Result<Ref<Buffer>> Allocator::AllocateCopy(const BufferParams& params,

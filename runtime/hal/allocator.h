@@ -13,11 +13,14 @@
 // Thread safety: an Allocator may be used from any number of threads.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <vector>
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
@@ -70,8 +73,23 @@ class Allocator final : public RefCounted {
     std::atomic<uint64_t> import_count{0};
   };
   Allocator() = default;
+  static void ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size);
+
   // Shared with the buffers' release callbacks, which may outlive us.
   std::shared_ptr<Counters> counters_ = std::make_shared<Counters>();
+
+  // Freed blocks of up to kMaxCachedBytes, kept by power-of-two size class
+  // for the next Allocate of that class: a program allocates the same
+  // transient sizes on every call, and aligned_alloc + free cost more than
+  // the rest of a small call's queue work. At most kBlocksPerClass blocks
+  // per class (so at most about 4 MiB) are kept; a reused block is zeroed
+  // like a fresh one.
+  static constexpr int kMinClassShift = 6;   // 64 bytes
+  static constexpr int kMaxClassShift = 18;  // 256 KiB
+  static constexpr size_t kMaxCachedBytes = size_t{1} << kMaxClassShift;
+  static constexpr size_t kBlocksPerClass = 8;
+  std::mutex cache_mutex_;
+  std::array<std::vector<void*>, kMaxClassShift - kMinClassShift + 1> cache_;
 };
 
 }  // namespace ember::hal

@@ -115,8 +115,26 @@ Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
   return buffer;
 }
 
+Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
+                                   const BufferParams& params,
+                                   Ref<RefCounted> owner, ReleaseFn release) {
+  Ref<Buffer> buffer = Ref<Buffer>::Adopt(new Buffer());
+  buffer->memory_type_ = params.type;
+  buffer->allowed_access_ = params.access;
+  buffer->allowed_usage_ = params.usage;
+  buffer->byte_length_ = size;
+  buffer->host_data_ = data;
+  buffer->owner_ = std::move(owner);
+  buffer->release_fn_ = release;
+  return buffer;
+}
+
 Buffer::~Buffer() {
-  if (release_) release_();
+  if (release_fn_ != nullptr) {
+    release_fn_(owner_.get(), host_data_, byte_length_);
+  } else if (release_) {
+    release_();
+  }
 }
 
 Result<Ref<Buffer>> Buffer::Subspan(const Ref<Buffer>& buffer, uint64_t offset,

@@ -155,6 +155,14 @@ class Buffer final : public RefCounted {
   static Ref<Buffer> WrapAllocation(uint8_t* data, uint64_t size,
                                     const BufferParams& params,
                                     std::function<void()> release);
+  // The same with a plain function instead of a std::function (which
+  // allocates): `owner` is kept alive by the buffer and
+  // `release(owner, data, size)` runs when the buffer dies. The allocator's
+  // own allocations, made on every call of a program, use this.
+  using ReleaseFn = void (*)(RefCounted* owner, uint8_t* data, uint64_t size);
+  static Ref<Buffer> WrapAllocation(uint8_t* data, uint64_t size,
+                                    const BufferParams& params,
+                                    Ref<RefCounted> owner, ReleaseFn release);
 
   // The range [offset, offset + length) of `buffer` as a buffer of its own
   // (checked; kWholeBuffer allowed). Returns `buffer` itself for the whole.
@@ -214,6 +222,8 @@ class Buffer final : public RefCounted {
   Ref<Buffer> parent_;            // the allocated buffer, for subspans
   mutable std::atomic<uint32_t> preserve_count_{1};  // allocated buffer only
   std::function<void()> release_;
+  Ref<RefCounted> owner_;  // with release_fn_
+  ReleaseFn release_fn_ = nullptr;
 };
 
 }  // namespace ember::hal

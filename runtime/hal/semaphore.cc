@@ -102,7 +102,7 @@ void Fence::Insert(const Ref<Semaphore>& semaphore, uint64_t value) {
   timepoints_.push_back({semaphore, value});
 }
 
-std::vector<Fence::Timepoint> Fence::timepoints() const {
+Fence::Timepoints Fence::timepoints() const {
   std::lock_guard lock(mutex_);
   return timepoints_;
 }

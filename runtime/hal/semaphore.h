@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "runtime/base/ref_counted.h"
+#include "runtime/base/small_vector.h"
 #include "runtime/base/status.h"
 
 namespace ember::hal {
@@ -83,6 +84,9 @@ class Fence final : public RefCounted {
     uint64_t value = 0;
   };
 
+  // Most fences have one timepoint; two fit without an allocation.
+  using Timepoints = SmallVector<Timepoint, 2>;
+
   static Ref<Fence> Create();
   // A fence on a new semaphore at 0 with one timepoint at 1, as
   // `hal.fence.create` makes.
@@ -93,7 +97,7 @@ class Fence final : public RefCounted {
 
   // Adds a timepoint, keeping the higher value for a semaphore it has.
   void Insert(const Ref<Semaphore>& semaphore, uint64_t value);
-  std::vector<Timepoint> timepoints() const;
+  Timepoints timepoints() const;
   size_t size() const;
 
   // OK when every timepoint is reached, DEFERRED while one is pending, or
@@ -106,7 +110,7 @@ class Fence final : public RefCounted {
  private:
   Fence() = default;
   mutable std::mutex mutex_;
-  std::vector<Timepoint> timepoints_;
+  Timepoints timepoints_;
 };
 
 // Waits for every fence in `fences` (null entries count as reached).

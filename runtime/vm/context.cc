@@ -242,6 +242,24 @@ Status Context::Call(const Function& function,
   return status;
 }
 
+Status Context::CallWithRegisters(const Function& function,
+                                  const RegisterCall& call) {
+  if (function.is_null())
+    return InvalidArgumentError("call of a null function");
+  ModuleState* state = FindState(function.module);
+  if (state == nullptr) {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "module '%.*s' is not registered in this context",
+                      static_cast<int>(function.module->name().size()),
+                      function.module->name().data());
+  }
+  EMBER_RETURN_IF_ERROR(EnterFrame());
+  Status status =
+      function.module->CallWithRegisters(*this, *state, function, call);
+  LeaveFrame();
+  return status;
+}
+
 Status Context::Invoke(const Function& function,
                        std::span<const Variant> arguments,
                        std::span<Variant> results) {

@@ -86,6 +86,11 @@ class Context {
   Status Call(const Function& function, std::span<const Variant> arguments,
               std::span<Variant> results);
 
+  // Call with the arguments and results in the caller's registers, for a
+  // module whose SupportsRegisterCalls() (module.h's RegisterCall); depth
+  // accounting and errors as Call.
+  Status CallWithRegisters(const Function& function, const RegisterCall& call);
+
   // Call-depth accounting shared by all modules of one call chain. A module
   // that keeps its own frames (the interpreter) enters once per frame.
   int call_depth() const { return call_depth_; }

@@ -1,5 +1,7 @@
 #include "runtime/vm/module.h"
 
+#include <string>
+
 namespace ember::vm {
 
 std::optional<Function> Module::LookupExport(std::string_view name) {
@@ -9,6 +11,12 @@ std::optional<Function> Module::LookupExport(std::string_view name) {
     }
   }
   return std::nullopt;
+}
+
+Status Module::CallWithRegisters(Context&, ModuleState&, const Function&,
+                                 const RegisterCall&) {
+  return UnimplementedError("module '" + std::string(name()) +
+                            "' takes no register calls");
 }
 
 }  // namespace ember::vm

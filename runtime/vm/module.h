@@ -50,6 +50,7 @@
 #include <span>
 #include <string_view>
 
+#include "runtime/base/endian.h"
 #include "runtime/base/status.h"
 #include "runtime/vm/list.h"
 
@@ -100,6 +101,45 @@ struct ImportInfo {
   bool optional = false;
 };
 
+// A call from bytecode with its arguments and results left in the caller's
+// registers: the fast path between the interpreter and native modules, on
+// which no Variant is made (boxing every argument of every `hal.*` call was
+// a fifth of the runtime's cost of a small program). The interpreter builds
+// one from verified bytecode, so register ordinals are inside the caller's
+// banks and each sits in the bank its cconv type names; a callee still
+// checks counts, banks and ref types, which cost a compare each.
+//
+// Register ordinals (the bytecode's encoding, little-endian u16 lists):
+//   bit 15 clear: the i32 bank; a 64-bit value takes this register (low
+//     word) and the next (high word);
+//   bit 15 set: the ref bank, ordinal in bits 0-13; bit 14 set means the
+//     register is dead after the call, so the callee may take its ref.
+// Variadic spans ('C...D') are flattened into `arguments`, and
+// `segment_sizes` holds one entry per top-level cconv argument, the
+// element count for a span (null when the call has no spans).
+struct RegisterCall {
+  static constexpr uint16_t kRefBit = 0x8000;
+  static constexpr uint16_t kMoveBit = 0x4000;
+  static constexpr uint16_t kRefOrdinalMask = 0x3FFF;
+
+  uint32_t* i32 = nullptr;
+  VmRef* refs = nullptr;
+  const uint8_t* arguments = nullptr;
+  uint16_t argument_count = 0;
+  const uint8_t* segment_sizes = nullptr;
+  uint16_t segment_count = 0;
+  const uint8_t* results = nullptr;
+  uint16_t result_count = 0;
+
+  uint16_t argument(size_t i) const {
+    return LoadLE<uint16_t>(arguments + 2 * i);
+  }
+  uint16_t segment_size(size_t i) const {
+    return LoadLE<uint16_t>(segment_sizes + 2 * i);
+  }
+  uint16_t result(size_t i) const { return LoadLE<uint16_t>(results + 2 * i); }
+};
+
 // The per-context mutable part of a module. Opaque to the Context.
 class ModuleState {
  public:
@@ -141,6 +181,14 @@ class Module {
                       const Function& function,
                       std::span<const Variant> arguments,
                       std::span<Variant> results) = 0;
+
+  // Whether CallWithRegisters is implemented (native modules: yes).
+  virtual bool SupportsRegisterCalls() const { return false; }
+  // Call with the arguments and results in the caller's registers (see
+  // RegisterCall); only when SupportsRegisterCalls().
+  virtual Status CallWithRegisters(Context& context, ModuleState& state,
+                                   const Function& function,
+                                   const RegisterCall& call);
 };
 
 }  // namespace ember::vm

@@ -42,6 +42,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -184,6 +185,24 @@ constexpr bool SameText(const std::array<char, N>& chars,
 
 // ---- run-time marshalling --------------------------------------------------
 
+// The elements behind a span parameter: inline up to kInline (the common
+// case, so a call with a short span allocates nothing), on the heap above.
+template <typename T>
+class SpanBuffer {
+ public:
+  static constexpr size_t kInline = 8;
+  // Room for `count` default-constructed elements.
+  std::span<T> Resize(size_t count) {
+    if (count <= kInline) return std::span<T>(inline_.data(), count);
+    heap_.resize(count);
+    return std::span<T>(heap_);
+  }
+
+ private:
+  std::array<T, kInline> inline_{};
+  std::vector<T> heap_;
+};
+
 // Reads arguments left to right from a flattened Variant span.
 class ArgumentReader {
  public:
@@ -206,7 +225,9 @@ class ArgumentReader {
     } else if constexpr (std::is_same_v<T, double>) {
       return ReadValue(ValueType::kF64, [&](const Value& v) { out = v.f64(); });
     } else if constexpr (std::is_same_v<T, VmRef>) {
-      EMBER_ASSIGN_OR_RETURN(const Variant* variant, Next());
+      const Variant* variant = Next();
+      if (variant == nullptr) [[unlikely]]
+        return Missing();
       if (variant->is_value()) return Mismatch("expected a ref, got a value");
       out = variant->ref();
       return Status();
@@ -217,7 +238,9 @@ class ArgumentReader {
 
   template <typename T>
   Status ReadTyped(Ref<T>& out) {
-    EMBER_ASSIGN_OR_RETURN(const Variant* variant, Next());
+    const Variant* variant = Next();
+    if (variant == nullptr) [[unlikely]]
+      return Missing();
     if (variant->is_value()) return Mismatch("expected a ref, got a value");
     if (variant->is_empty()) {
       out.reset();
@@ -232,7 +255,8 @@ class ArgumentReader {
   }
 
   template <typename... Ts>
-  Status ReadSpan(std::vector<std::tuple<Ts...>>& storage) {
+  Status ReadSpan(SpanBuffer<std::tuple<Ts...>>& storage,
+                  std::span<const std::tuple<Ts...>>& out) {
     int32_t count = 0;
     EMBER_RETURN_IF_ERROR(Read(count));
     constexpr size_t kWidth = sizeof...(Ts);
@@ -241,8 +265,10 @@ class ArgumentReader {
       return Mismatch("variadic span count " + std::to_string(count) +
                       " does not fit the arguments given");
     }
-    storage.resize(static_cast<size_t>(count));
-    for (auto& tuple : storage) {
+    std::span<std::tuple<Ts...>> elements =
+        storage.Resize(static_cast<size_t>(count));
+    out = elements;
+    for (auto& tuple : elements) {
       Status status;
       std::apply(
           [&](auto&... fields) {
@@ -255,22 +281,24 @@ class ArgumentReader {
   }
 
  private:
-  Result<const Variant*> Next() {
-    if (position_ >= args_.size()) {
-      return Mismatch("fewer arguments than its calling convention takes");
-    }
-    return &args_[position_++];
+  const Variant* Next() {
+    return position_ < args_.size() ? &args_[position_++] : nullptr;
+  }
+  [[gnu::cold, gnu::noinline]] Status Missing() const {
+    return Mismatch("fewer arguments than its calling convention takes");
   }
   template <typename Store>
   Status ReadValue(ValueType type, Store&& store) {
-    EMBER_ASSIGN_OR_RETURN(const Variant* variant, Next());
+    const Variant* variant = Next();
+    if (variant == nullptr) [[unlikely]]
+      return Missing();
     if (!variant->is_value() || variant->value().type() != type) {
       return Mismatch("expected " + std::string(ValueTypeName(type)));
     }
     store(variant->value());
     return Status();
   }
-  Status Mismatch(const std::string& what) const {
+  [[gnu::cold, gnu::noinline]] Status Mismatch(const std::string& what) const {
     return InvalidArgumentError("call to '" + std::string(function_) +
                                 "': argument " + std::to_string(position_) +
                                 ": " + what);
@@ -279,6 +307,141 @@ class ArgumentReader {
   std::span<const Variant> args_;
   std::string_view function_;
   size_t position_ = 0;
+};
+
+// Reads arguments left to right from the caller's registers (module.h's
+// RegisterCall), with the same checks and messages as ArgumentReader.
+class RegisterReader {
+ public:
+  RegisterReader(const RegisterCall& call, std::string_view function)
+      : call_(call), function_(function) {}
+
+  Status Done() const {
+    if (position_ == call_.argument_count) return Status();
+    return Mismatch("more arguments than its calling convention takes");
+  }
+
+  template <typename T>
+  [[gnu::always_inline]] Status Read(T& out) {
+    if (position_ >= call_.argument_count) [[unlikely]]
+      return Missing();
+    const uint16_t reg = call_.argument(position_++);
+    if constexpr (std::is_same_v<T, VmRef> || IsRef<T>::value) {
+      if (!(reg & RegisterCall::kRefBit)) [[unlikely]]
+        return Mismatch("expected a ref, got a value");
+      VmRef& slot = call_.refs[reg & RegisterCall::kRefOrdinalMask];
+      if constexpr (std::is_same_v<T, VmRef>) {
+        out = (reg & RegisterCall::kMoveBit) ? slot.Take() : slot;
+      } else {
+        using Object = typename IsRef<T>::Object;
+        if (slot.is_null()) {
+          out.reset();
+        } else if (!slot.Is(RefTypeTraits<Object>::type())) [[unlikely]] {
+          return Mismatch("expected a ref of type " +
+                          std::string(RefTypeTraits<Object>::type().name()));
+        } else if (reg & RegisterCall::kMoveBit) {
+          out = slot.template TakeAs<Object>();
+        } else {
+          out = slot.template RetainAs<Object>();
+        }
+      }
+    } else {
+      if (reg & RegisterCall::kRefBit) [[unlikely]]
+        return Mismatch("expected a value, got a ref");
+      if constexpr (sizeof(T) == 4) {
+        out = std::bit_cast<T>(call_.i32[reg]);
+      } else {
+        out =
+            std::bit_cast<T>(static_cast<uint64_t>(call_.i32[reg]) |
+                             (static_cast<uint64_t>(call_.i32[reg + 1]) << 32));
+      }
+    }
+    return Status();
+  }
+
+  template <typename... Ts>
+  Status ReadSpan(SpanBuffer<std::tuple<Ts...>>& storage,
+                  std::span<const std::tuple<Ts...>>& out) {
+    if (call_.segment_sizes == nullptr || segment_ >= call_.segment_count)
+        [[unlikely]] {
+      return Mismatch("a variadic span without a segment size");
+    }
+    const int32_t count = static_cast<int16_t>(call_.segment_size(segment_));
+    constexpr size_t kWidth = sizeof...(Ts);
+    if (count < 0 || static_cast<size_t>(count) >
+                         (call_.argument_count - position_) / kWidth) {
+      return Mismatch("variadic span count " + std::to_string(count) +
+                      " does not fit the arguments given");
+    }
+    std::span<std::tuple<Ts...>> elements =
+        storage.Resize(static_cast<size_t>(count));
+    out = elements;
+    for (auto& tuple : elements) {
+      Status status;
+      std::apply(
+          [&](auto&... fields) {
+            ((status.ok() ? (void)(status = Read(fields)) : (void)0), ...);
+          },
+          tuple);
+      EMBER_RETURN_IF_ERROR(std::move(status));
+    }
+    return Status();
+  }
+
+  // Called once per top-level cconv argument, after it is read.
+  void NextSegment() { ++segment_; }
+
+  // Writes result `index` into its register.
+  template <typename T>
+  Status Write(size_t index, T&& value) {
+    using V = std::remove_cvref_t<T>;
+    const uint16_t reg = call_.result(index);
+    if constexpr (std::is_same_v<V, VmRef> || IsRef<V>::value) {
+      if (!(reg & RegisterCall::kRefBit)) [[unlikely]]
+        return Mismatch("a ref result in a value register");
+      VmRef& slot = call_.refs[reg & RegisterCall::kRefOrdinalMask];
+      if constexpr (std::is_same_v<V, VmRef>) {
+        slot = std::move(value);
+      } else if (value) {
+        slot = VmRef::Of(std::move(value));
+      } else {
+        slot.reset();
+      }
+    } else {
+      if (reg & RegisterCall::kRefBit) [[unlikely]]
+        return Mismatch("a value result in a ref register");
+      if constexpr (sizeof(V) == 4) {
+        call_.i32[reg] = std::bit_cast<uint32_t>(value);
+      } else {
+        const uint64_t bits = std::bit_cast<uint64_t>(value);
+        call_.i32[reg] = static_cast<uint32_t>(bits);
+        call_.i32[reg + 1] = static_cast<uint32_t>(bits >> 32);
+      }
+    }
+    return Status();
+  }
+
+ private:
+  template <typename T>
+  struct IsRef : std::false_type {};
+  template <typename T>
+  struct IsRef<Ref<T>> : std::true_type {
+    using Object = T;
+  };
+
+  [[gnu::cold, gnu::noinline]] Status Missing() const {
+    return Mismatch("fewer arguments than its calling convention takes");
+  }
+  [[gnu::cold, gnu::noinline]] Status Mismatch(const std::string& what) const {
+    return InvalidArgumentError("call to '" + std::string(function_) +
+                                "': argument " + std::to_string(position_) +
+                                ": " + what);
+  }
+
+  const RegisterCall& call_;
+  std::string_view function_;
+  size_t position_ = 0;
+  size_t segment_ = 0;
 };
 
 template <typename T>
@@ -305,7 +468,7 @@ struct SpanStorage {
 };
 template <typename... Ts>
 struct SpanStorage<std::span<const std::tuple<Ts...>>> {
-  using Type = std::vector<std::tuple<Ts...>>;
+  using Type = SpanBuffer<std::tuple<Ts...>>;
 };
 
 // Unboxes the arguments of `Fn`, calls it, and boxes its results.
@@ -341,8 +504,7 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
                                        std::monostate>) {
             status = reader.Read(std::get<I>(values));
           } else {
-            status = reader.ReadSpan(std::get<I>(storage));
-            if (status.ok()) std::get<I>(values) = T(std::get<I>(storage));
+            status = reader.ReadSpan(std::get<I>(storage), std::get<I>(values));
           }
         }(),
         ...);
@@ -372,6 +534,72 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
   }
 }
 
+// The register-call twin of Invoke: reads the arguments of `Fn` from the
+// caller's registers, calls it, and writes its results into them.
+template <auto Fn>
+Status InvokeRegisters(typename Signature<decltype(Fn)>::StateType& state,
+                       std::string_view name, const RegisterCall& call) {
+  using Sig = Signature<decltype(Fn)>;
+  using Args = typename Sig::ArgTuple;
+  using Results = typename Sig::ResultTuple;
+  constexpr size_t kResultCount = std::tuple_size_v<Results>;
+  if (call.result_count != kResultCount) [[unlikely]] {
+    return InvalidArgumentError("call to '" + std::string(name) +
+                                "': expected " + std::to_string(kResultCount) +
+                                " result registers, got " +
+                                std::to_string(call.result_count));
+  }
+  RegisterReader reader(call, name);
+  Args values{};
+  auto storage = []<size_t... I>(std::index_sequence<I...>) {
+    return std::tuple<
+        typename SpanStorage<std::tuple_element_t<I, Args>>::Type...>{};
+  }
+  (std::make_index_sequence<std::tuple_size_v<Args>>());
+  Status status;
+  [&]<size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          if (!status.ok()) return;
+          using T = std::tuple_element_t<I, Args>;
+          if constexpr (std::is_same_v<typename SpanStorage<T>::Type,
+                                       std::monostate>) {
+            status = reader.Read(std::get<I>(values));
+          } else {
+            status = reader.ReadSpan(std::get<I>(storage), std::get<I>(values));
+          }
+          reader.NextSegment();
+        }(),
+        ...);
+  }
+  (std::make_index_sequence<std::tuple_size_v<Args>>());
+  EMBER_RETURN_IF_ERROR(std::move(status));
+  EMBER_RETURN_IF_ERROR(reader.Done());
+
+  auto invoke = [&](auto&&... unpacked) {
+    return Fn(state, std::forward<decltype(unpacked)>(unpacked)...);
+  };
+  if constexpr (std::is_same_v<typename Sig::ReturnType, Status>) {
+    return std::apply(invoke, std::move(values));
+  } else {
+    auto result = std::apply(invoke, std::move(values));
+    if (!result.ok()) return std::move(result).status();
+    if constexpr (!ResultTypes<typename Sig::ReturnType>::kUnpack) {
+      return reader.Write(0, std::move(result).value());
+    } else {
+      auto tuple = std::move(result).value();
+      [&]<size_t... I>(std::index_sequence<I...>) {
+        ((status.ok()
+              ? (void)(status = reader.Write(I, std::move(std::get<I>(tuple))))
+              : (void)0),
+         ...);
+      }
+      (std::make_index_sequence<kResultCount>());
+      return status;
+    }
+  }
+}
+
 }  // namespace native_internal
 
 // One export of a NativeModule<State>.
@@ -381,6 +609,8 @@ struct NativeExport {
   std::string_view calling_convention;
   Status (*call)(State& state, std::string_view name,
                  std::span<const Variant> args, std::span<Variant> results);
+  Status (*call_registers)(State& state, std::string_view name,
+                           const RegisterCall& call);
 };
 
 // Declares an export; fails to compile when `Cconv` is not the calling
@@ -394,7 +624,8 @@ constexpr auto Export() {
                 "declared cconv does not match the C++ signature");
   using State = typename Sig::StateType;
   return NativeExport<State>{Name.view(), Cconv.view(),
-                             &native_internal::Invoke<Fn>};
+                             &native_internal::Invoke<Fn>,
+                             &native_internal::InvokeRegisters<Fn>};
 }
 
 // A module whose exports are C++ functions over a per-context `State`.
@@ -463,6 +694,18 @@ class NativeModule : public Module {
     }
     const NativeExport<State>& entry = exports_[function.ordinal];
     return entry.call(static_cast<State&>(state), entry.name, args, results);
+  }
+  bool SupportsRegisterCalls() const override { return true; }
+  Status CallWithRegisters(Context&, ModuleState& state,
+                           const Function& function,
+                           const RegisterCall& call) override {
+    if (function.linkage != FunctionLinkage::kExport ||
+        function.ordinal >= exports_.size()) [[unlikely]] {
+      return NotFoundError("native module '" + name_ + "' has no function #" +
+                           std::to_string(function.ordinal));
+    }
+    const NativeExport<State>& entry = exports_[function.ordinal];
+    return entry.call_registers(static_cast<State&>(state), entry.name, call);
   }
 
  private:

@@ -182,6 +182,15 @@ class VmRef {
     return Ref<T>::Retain(As<T>());
   }
 
+  // Moves the object out as a Ref<T> when the ref has T's type (this ref
+  // becomes null); null otherwise, leaving this ref as it was.
+  template <HasRefType T>
+  Ref<T> TakeAs() {
+    if (!Is(RefTypeTraits<T>::type())) return Ref<T>();
+    type_ = nullptr;
+    return Ref<T>::Adopt(static_cast<T*>(object_.release()));
+  }
+
   void reset() {
     object_.reset();
     type_ = nullptr;

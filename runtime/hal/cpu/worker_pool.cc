@@ -1,9 +1,51 @@
 #include "runtime/hal/cpu/worker_pool.h"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 namespace ember::hal::cpu {
+namespace {
+
+// How long a hand-off spins before sleeping: longer than the gap between two
+// dispatches of a program, far shorter than a scheduler tick.
+constexpr auto kSpinTime = std::chrono::microseconds(50);
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Waits until `value` differs from `old`: spins for kSpinTime, then sleeps
+// on the atomic (a futex). Returns the new value.
+template <typename T>
+T AwaitChange(const std::atomic<T>& value, T old) {
+  T now = value.load(std::memory_order_acquire);
+  if (now != old) return now;
+  const auto deadline = std::chrono::steady_clock::now() + kSpinTime;
+  for (uint32_t spins = 1;; ++spins) {
+    CpuRelax();
+    now = value.load(std::memory_order_acquire);
+    if (now != old) return now;
+    // Reading the clock costs ~20 ns; look at it every 64 pauses.
+    if (spins % 64 == 0 && std::chrono::steady_clock::now() >= deadline) {
+      break;
+    }
+  }
+  while ((now = value.load(std::memory_order_acquire)) == old) {
+    value.wait(old, std::memory_order_acquire);
+  }
+  return now;
+}
+
+}  // namespace
 
 WorkerPool::WorkerPool(uint32_t worker_count)
     : worker_count_(std::max<uint32_t>(worker_count, 1)) {
@@ -13,11 +55,9 @@ WorkerPool::WorkerPool(uint32_t worker_count)
 }
 
 WorkerPool::~WorkerPool() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  stopping_.store(true, std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
   for (std::thread& thread : threads_) thread.join();
 }
 
@@ -38,16 +78,11 @@ void WorkerPool::RunChunks(uint32_t worker_id) {
 void WorkerPool::WorkerMain(uint32_t worker_id) {
   uint64_t seen = 0;
   while (true) {
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-    }
+    seen = AwaitChange(generation_, seen);
+    if (stopping_.load(std::memory_order_relaxed)) return;
     RunChunks(worker_id);
-    {
-      std::lock_guard lock(mutex_);
-      if (--active_ == 0) done_.notify_one();
+    if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      active_.notify_one();
     }
   }
 }
@@ -65,16 +100,15 @@ Status WorkerPool::ParallelFor(uint64_t total, const Body& body) {
   next_.store(0, std::memory_order_relaxed);
   failed_.store(false, std::memory_order_relaxed);
   first_error_ = Status::Ok();
-  {
-    std::lock_guard lock(mutex_);
-    active_ = static_cast<uint32_t>(threads_.size());
-    ++generation_;
-  }
-  wake_.notify_all();
+  active_.store(static_cast<uint32_t>(threads_.size()),
+                std::memory_order_relaxed);
+  // The release publishes the job's fields and active_ to the helpers.
+  generation_.fetch_add(1, std::memory_order_release);
+  generation_.notify_all();
   RunChunks(0);
-  {
-    std::unique_lock lock(mutex_);
-    done_.wait(lock, [&] { return active_ == 0; });
+  for (uint32_t active = active_.load(std::memory_order_acquire); active != 0;
+       active = active_.load(std::memory_order_acquire)) {
+    AwaitChange(active_, active);
   }
   body_ = nullptr;
   return std::move(first_error_);

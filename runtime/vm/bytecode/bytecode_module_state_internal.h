@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -12,6 +13,14 @@
 
 namespace ember::vm::bytecode {
 
+// The interpreter's frames and boxing space, kept between invocations so
+// that a call does not allocate its register files again (the layout is
+// interpreter.cc's).
+struct InterpreterStack;
+struct InterpreterStackDeleter {
+  void operator()(InterpreterStack* stack) const;
+};
+
 struct BytecodeModuleState final : ModuleState {
   // rwdata: the primitive globals, zero-initialised, addressed by byte.
   std::vector<uint8_t> rwdata;
@@ -19,6 +28,11 @@ struct BytecodeModuleState final : ModuleState {
   std::vector<VmRef> ref_globals;
   // Import targets by import ordinal; a null Function when unresolved.
   std::vector<Function> imports;
+  // The callee's state per import, found on the first register call.
+  std::vector<ModuleState*> import_states;
+  // The stack of the last invocation, for the next; null while one runs (a
+  // nested invocation then makes its own).
+  std::unique_ptr<InterpreterStack, InterpreterStackDeleter> spare_stack;
 };
 
 // Runs internal function `ordinal` of `module` with boxed arguments and

@@ -43,6 +43,8 @@ class RegisterList {
   uint16_t operator[](size_t i) const {
     return LoadLE<uint16_t>(data_ + 2 * i);
   }
+  // The little-endian u16 entries.
+  const uint8_t* data() const { return data_; }
 
  private:
   const uint8_t* data_ = nullptr;

@@ -186,6 +186,11 @@ inline void StoreI64(uint32_t* regs, uint16_t reg, int64_t value) {
   regs[reg + 1] = static_cast<uint32_t>(static_cast<uint64_t>(value) >> 32);
 }
 // A ref read honouring MOVE: the register is cleared when it is set.
+static_assert(RegisterCall::kRefBit == kRefRegisterBit &&
+                  RegisterCall::kMoveBit == kRefMoveBit &&
+                  RegisterCall::kRefOrdinalMask == kRefOrdinalMask,
+              "RegisterCall uses the bytecode's register encoding");
+
 inline VmRef ReadRef(VmRef* refs, uint16_t reg) {
   VmRef& slot = refs[reg & kRefOrdinalMask];
   return (reg & kRefMoveBit) ? slot.Take() : slot;
@@ -221,14 +226,42 @@ inline VmRef ReadRef(VmRef* refs, uint16_t reg) {
   }
 }
 
+// Boxing space of an import call, one per nesting level of import calls.
+struct ImportScratch {
+  std::vector<Variant> arguments;
+  std::vector<Variant> results;
+};
+
+}  // namespace
+
+struct InterpreterStack {
+  std::vector<std::unique_ptr<Frame>> frames;
+  std::vector<std::unique_ptr<ImportScratch>> import_scratch;
+};
+
+void InterpreterStackDeleter::operator()(InterpreterStack* stack) const {
+  delete stack;
+}
+
+namespace {
+
 class Interpreter {
  public:
   Interpreter(Context& context, const BytecodeModule& module,
               BytecodeModuleState& state)
-      : context_(context), module_(module), state_(state) {}
+      : context_(context),
+        module_(module),
+        state_(state),
+        stack_(state.spare_stack
+                   ? std::move(state.spare_stack)
+                   : std::unique_ptr<InterpreterStack, InterpreterStackDeleter>(
+                         new InterpreterStack())),
+        frames_(stack_->frames),
+        import_scratch_(stack_->import_scratch) {}
 
   ~Interpreter() {
     while (depth_ > 0) PopFrame();
+    if (!state_.spare_stack) state_.spare_stack = std::move(stack_);
   }
 
   Status Run(uint32_t ordinal, std::span<const Variant> arguments,
@@ -404,11 +437,44 @@ class Interpreter {
                     RegisterList results) {
     uint32_t index = function_ordinal & ~kImportOrdinalBit;
     const Function& target = state_.imports[index];
-    ImportInfo import = module_.import_info(index);
-    if (target.is_null()) {
-      return NotFoundError("optional import '" + std::string(import.full_name) +
+    if (target.is_null()) [[unlikely]] {
+      return NotFoundError("optional import '" +
+                           std::string(module_.import_info(index).full_name) +
                            "' is not resolved");
     }
+    if (target.module->SupportsRegisterCalls()) {
+      // Native callee: it reads and writes this frame's registers itself.
+      // Its state is looked up once per context and import.
+      ModuleState*& callee_state = state_.import_states[index];
+      if (callee_state == nullptr) [[unlikely]] {
+        callee_state = context_.FindState(target.module);
+        if (callee_state == nullptr) {
+          return FailedPreconditionError("module '" +
+                                         std::string(target.module->name()) +
+                                         "' is not registered in this context");
+        }
+      }
+      RegisterCall call;
+      call.i32 = f.i32.data();
+      call.refs = f.refs.data();
+      call.arguments = operands.data();
+      call.argument_count = operands.size();
+      if (segment_sizes != nullptr) {
+        call.segment_sizes = segment_sizes->data();
+        call.segment_count = segment_sizes->size();
+      }
+      call.results = results.data();
+      call.result_count = results.size();
+      EMBER_RETURN_IF_ERROR(context_.EnterFrame());
+      Status status = target.module->CallWithRegisters(context_, *callee_state,
+                                                       target, call);
+      context_.LeaveFrame();
+      if (!status.ok()) [[unlikely]] {
+        return ImportFailed(std::move(status), index);
+      }
+      return Status::Ok();
+    }
+    ImportInfo import = module_.import_info(index);
     const FunctionInfo& signature = module_.import_signature(index);
     const std::span<const CconvSlot> types = signature.arguments;
     // Boxed arguments and results live in vectors kept per import depth, so
@@ -462,6 +528,13 @@ class Interpreter {
           Unbox(f, results[i], result_types[i].type, boxed_results[i]));
     }
     return Status::Ok();
+  }
+
+  [[gnu::cold, gnu::noinline]] Status ImportFailed(Status status,
+                                                   uint32_t index) const {
+    const std::string_view name = module_.import_info(index).full_name;
+    return std::move(status).Annotate("calling import '" + std::string(name) +
+                                      "'");
   }
 
   // vm.return from the entry frame: the results go out to the host.
@@ -566,13 +639,10 @@ class Interpreter {
   Context& context_;
   const BytecodeModule& module_;
   BytecodeModuleState& state_;
-  std::vector<std::unique_ptr<Frame>> frames_;
+  std::unique_ptr<InterpreterStack, InterpreterStackDeleter> stack_;
+  std::vector<std::unique_ptr<Frame>>& frames_;
   // Boxing space of CallImport, one level per nested import call.
-  struct ImportScratch {
-    std::vector<Variant> arguments;
-    std::vector<Variant> results;
-  };
-  std::vector<std::unique_ptr<ImportScratch>> import_scratch_;
+  std::vector<std::unique_ptr<ImportScratch>>& import_scratch_;
   size_t import_depth_ = 0;
   size_t depth_ = 0;
   std::span<Variant> results_;
