@@ -7,6 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <bit>
+
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
@@ -186,6 +189,180 @@ TEST_F(NativeModuleTest, HostileCallsAreRejectedCleanly) {
     ASSERT_FALSE(result.ok()) << count;
     EXPECT_EQ(result.status().code(), StatusCode::kInvalidArgument);
   }
+}
+
+// ---- register calls (the interpreter's fast path)
+// -----------------------------
+
+// A caller's register banks and the u16 lists of a RegisterCall over them.
+struct Registers {
+  std::array<uint32_t, 16> i32{};
+  std::array<VmRef, 8> refs{};
+  std::vector<uint8_t> arguments, segments, results;
+
+  static void Append(std::vector<uint8_t>& list, uint16_t reg) {
+    list.push_back(static_cast<uint8_t>(reg));
+    list.push_back(static_cast<uint8_t>(reg >> 8));
+  }
+  static uint16_t Ref(uint16_t ordinal, bool move = false) {
+    return RegisterCall::kRefBit | (move ? RegisterCall::kMoveBit : 0) |
+           ordinal;
+  }
+  RegisterCall Make() {
+    RegisterCall call;
+    call.i32 = i32.data();
+    call.refs = refs.data();
+    call.arguments = arguments.data();
+    call.argument_count = static_cast<uint16_t>(arguments.size() / 2);
+    if (!segments.empty()) {
+      call.segment_sizes = segments.data();
+      call.segment_count = static_cast<uint16_t>(segments.size() / 2);
+    }
+    call.results = results.data();
+    call.result_count = static_cast<uint16_t>(results.size() / 2);
+    return call;
+  }
+};
+
+class RegisterCallTest : public NativeModuleTest {
+ protected:
+  Status CallRegisters(std::string_view name, Registers& registers) {
+    EMBER_ASSIGN_OR_RETURN(
+        Function function,
+        context_->LookupFunction("native." + std::string(name)));
+    return context_->CallWithRegisters(function, registers.Make());
+  }
+};
+
+TEST_F(RegisterCallTest, ValuesAreReadAndWrittenInPlace) {
+  ASSERT_TRUE(module_->SupportsRegisterCalls());
+  Registers r;
+  r.i32[3] = 41;
+  Registers::Append(r.arguments, 3);
+  Registers::Append(r.results, 7);
+  ASSERT_TRUE(CallRegisters("add_one", r).ok());
+  EXPECT_EQ(r.i32[7], 42u);
+  EXPECT_EQ(r.i32[3], 41u);
+
+  // A 64-bit value spans two registers, low word first.
+  Registers wide;
+  const double value = -1.25;
+  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  wide.i32[4] = static_cast<uint32_t>(bits);
+  wide.i32[5] = static_cast<uint32_t>(bits >> 32);
+  Registers::Append(wide.arguments, 4);
+  Registers::Append(wide.results, 8);   // F64 in 8, 9
+  Registers::Append(wide.results, 10);  // F32
+  ASSERT_TRUE(CallRegisters("split", wide).ok());
+  const uint64_t doubled = static_cast<uint64_t>(wide.i32[8]) |
+                           (static_cast<uint64_t>(wide.i32[9]) << 32);
+  EXPECT_EQ(std::bit_cast<double>(doubled), -2.5);
+  EXPECT_EQ(std::bit_cast<float>(wide.i32[10]), -1.25f);
+}
+
+TEST_F(RegisterCallTest, RefsAreCopiedOrMovedAsTheMoveBitSays) {
+  auto buffer = Buffer::Allocate(24, 0, BufferAccess::kMutable);
+  ASSERT_TRUE(buffer.ok());
+  const uint32_t before = (*buffer)->reference_count_for_testing();
+  Registers r;
+  r.refs[2] = VmRef::Of(*buffer);
+  Registers::Append(r.arguments, Registers::Ref(2));
+  Registers::Append(r.results, 0);  // I64 into 0, 1
+  ASSERT_TRUE(CallRegisters("buffer_length", r).ok());
+  EXPECT_EQ(r.i32[0], 24u);
+  EXPECT_FALSE(r.refs[2].is_null());  // copied: the caller keeps it
+
+  Registers moved;
+  moved.refs[1] = VmRef::Of(*buffer);
+  Registers::Append(moved.arguments, Registers::Ref(1, /*move=*/true));
+  Registers::Append(moved.results, 0);
+  ASSERT_TRUE(CallRegisters("buffer_length", moved).ok());
+  EXPECT_TRUE(moved.refs[1].is_null());  // taken by the callee
+
+  Registers echo;
+  echo.refs[0] = VmRef::Of(*buffer);
+  Registers::Append(echo.arguments, Registers::Ref(0, /*move=*/true));
+  Registers::Append(echo.results, Registers::Ref(5));
+  ASSERT_TRUE(CallRegisters("echo", echo).ok());
+  EXPECT_TRUE(echo.refs[0].is_null());
+  EXPECT_EQ(echo.refs[5].get(), buffer->get());
+  echo.refs[5].reset();
+  r.refs[2].reset();
+  EXPECT_EQ((*buffer)->reference_count_for_testing(), before)
+      << "no reference leaked or lost";
+}
+
+TEST_F(RegisterCallTest, SpansTakeTheirCountsFromSegmentSizes) {
+  Registers r;
+  r.i32[0] = 1;                // base
+  r.i32[1] = 3;                // a0
+  r.i32[2] = 4, r.i32[3] = 0;  // b0 (i64)
+  r.i32[4] = 5;                // a1
+  r.i32[6] = 6, r.i32[7] = 0;  // b1 (i64)
+  for (uint16_t reg : {0, 1, 2, 4, 6}) Registers::Append(r.arguments, reg);
+  Registers::Append(r.segments, 1);  // base
+  Registers::Append(r.segments, 2);  // the span: two tuples
+  Registers::Append(r.results, 10);
+  ASSERT_TRUE(CallRegisters("dot", r).ok());
+  EXPECT_EQ(r.i32[10], static_cast<uint32_t>(1 + 3 * 4 + 5 * 6));
+}
+
+TEST_F(RegisterCallTest, HostileRegisterCallsAreRejectedCleanly) {
+  auto expect_invalid = [&](Registers& r, const char* what) {
+    Status status = CallRegisters("add_one", r);
+    ASSERT_FALSE(status.ok()) << what;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << what;
+    EXPECT_NE(status.ToString().find("add_one"), std::string::npos) << what;
+  };
+  Registers ref_for_value;  // a ref register where an i32 is expected
+  Registers::Append(ref_for_value.arguments, Registers::Ref(0));
+  Registers::Append(ref_for_value.results, 0);
+  expect_invalid(ref_for_value, "ref for value");
+  Registers too_few;
+  Registers::Append(too_few.results, 0);
+  expect_invalid(too_few, "too few");
+  Registers too_many;
+  Registers::Append(too_many.arguments, 0);
+  Registers::Append(too_many.arguments, 1);
+  Registers::Append(too_many.results, 0);
+  expect_invalid(too_many, "too many");
+  Registers no_result;
+  Registers::Append(no_result.arguments, 0);
+  expect_invalid(no_result, "no result register");
+  Registers value_result;  // an i32 result into a ref register
+  Registers::Append(value_result.arguments, 0);
+  Registers::Append(value_result.results, Registers::Ref(0));
+  expect_invalid(value_result, "value into ref");
+
+  // A ref of the wrong type, and span counts that overrun or are missing.
+  auto list = List::Create(TypeDef::Any(), 0);
+  ASSERT_TRUE(list.ok());
+  Registers wrong_type;
+  wrong_type.refs[0] = VmRef::Of(*list);
+  Registers::Append(wrong_type.arguments, Registers::Ref(0));
+  Registers::Append(wrong_type.results, 0);
+  Status status = CallRegisters("buffer_length", wrong_type);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.ToString().find("vm.buffer"), std::string::npos);
+  EXPECT_FALSE(wrong_type.refs[0].is_null()) << "a rejected ref is not taken";
+  for (uint16_t count : {uint16_t{0xFFFF}, uint16_t{2}, uint16_t{30000}}) {
+    Registers overrun;
+    Registers::Append(overrun.arguments, 0);
+    Registers::Append(overrun.arguments, 1);
+    Registers::Append(overrun.arguments, 2);
+    Registers::Append(overrun.segments, 1);
+    Registers::Append(overrun.segments, count);
+    Registers::Append(overrun.results, 10);
+    status = CallRegisters("dot", overrun);
+    ASSERT_FALSE(status.ok()) << count;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  }
+  Registers no_segments;
+  Registers::Append(no_segments.arguments, 0);
+  Registers::Append(no_segments.results, 10);
+  status = CallRegisters("dot", no_segments);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.ToString().find("segment"), std::string::npos);
 }
 
 // ---- ref types a native module brings ---------------------------------------
