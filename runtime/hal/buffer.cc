@@ -102,15 +102,21 @@ std::string BufferUsageToString(BufferUsage usage) {
        {1u << 28, "MAPPING_ACCESS_SEQUENTIAL_WRITE"}});
 }
 
-Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
-                                   const BufferParams& params,
-                                   std::function<void()> release) {
+Ref<Buffer> Buffer::NewAllocation(uint8_t* data, uint64_t size,
+                                  const BufferParams& params) {
   Ref<Buffer> buffer = Ref<Buffer>::Adopt(new Buffer());
   buffer->memory_type_ = params.type;
   buffer->allowed_access_ = params.access;
   buffer->allowed_usage_ = params.usage;
   buffer->byte_length_ = size;
   buffer->host_data_ = data;
+  return buffer;
+}
+
+Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
+                                   const BufferParams& params,
+                                   std::function<void()> release) {
+  Ref<Buffer> buffer = NewAllocation(data, size, params);
   buffer->release_ = std::move(release);
   return buffer;
 }
@@ -118,12 +124,7 @@ Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
 Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
                                    const BufferParams& params,
                                    Ref<RefCounted> owner, ReleaseFn release) {
-  Ref<Buffer> buffer = Ref<Buffer>::Adopt(new Buffer());
-  buffer->memory_type_ = params.type;
-  buffer->allowed_access_ = params.access;
-  buffer->allowed_usage_ = params.usage;
-  buffer->byte_length_ = size;
-  buffer->host_data_ = data;
+  Ref<Buffer> buffer = NewAllocation(data, size, params);
   buffer->owner_ = std::move(owner);
   buffer->release_fn_ = release;
   return buffer;

@@ -212,6 +212,9 @@ class Buffer final : public RefCounted {
 
  private:
   Buffer() = default;
+  // An allocated buffer over `data` without a release hook yet.
+  static Ref<Buffer> NewAllocation(uint8_t* data, uint64_t size,
+                                   const BufferParams& params);
 
   MemoryType memory_type_ = MemoryType::kNone;
   MemoryAccess allowed_access_ = MemoryAccess::kNone;

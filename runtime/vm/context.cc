@@ -223,9 +223,7 @@ Status Context::EnterFrame() {
   return Status::Ok();
 }
 
-Status Context::Call(const Function& function,
-                     std::span<const Variant> arguments,
-                     std::span<Variant> results) {
+Result<ModuleState*> Context::StateForCall(const Function& function) const {
   if (function.is_null())
     return InvalidArgumentError("call of a null function");
   ModuleState* state = FindState(function.module);
@@ -235,6 +233,13 @@ Status Context::Call(const Function& function,
                       static_cast<int>(function.module->name().size()),
                       function.module->name().data());
   }
+  return state;
+}
+
+Status Context::Call(const Function& function,
+                     std::span<const Variant> arguments,
+                     std::span<Variant> results) {
+  EMBER_ASSIGN_OR_RETURN(ModuleState * state, StateForCall(function));
   EMBER_RETURN_IF_ERROR(EnterFrame());
   Status status =
       function.module->Call(*this, *state, function, arguments, results);
@@ -244,15 +249,7 @@ Status Context::Call(const Function& function,
 
 Status Context::CallWithRegisters(const Function& function,
                                   const RegisterCall& call) {
-  if (function.is_null())
-    return InvalidArgumentError("call of a null function");
-  ModuleState* state = FindState(function.module);
-  if (state == nullptr) {
-    return MakeStatus(StatusCode::kFailedPrecondition,
-                      "module '%.*s' is not registered in this context",
-                      static_cast<int>(function.module->name().size()),
-                      function.module->name().data());
-  }
+  EMBER_ASSIGN_OR_RETURN(ModuleState * state, StateForCall(function));
   EMBER_RETURN_IF_ERROR(EnterFrame());
   Status status =
       function.module->CallWithRegisters(*this, *state, function, call);

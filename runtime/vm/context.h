@@ -103,6 +103,9 @@ class Context {
     std::unique_ptr<ModuleState> state;
   };
   Status CheckDependencies(const Module& module) const;
+  // The state of `function`'s module, or an error for a null function or a
+  // module registered elsewhere.
+  Result<ModuleState*> StateForCall(const Function& function) const;
   Status ResolveImports(Module& module, ModuleState& state) const;
 
   std::shared_ptr<const Instance> instance_;

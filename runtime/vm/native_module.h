@@ -209,6 +209,9 @@ class ArgumentReader {
   ArgumentReader(std::span<const Variant> args, std::string_view function)
       : args_(args), function_(function) {}
 
+  // Span counts are inline arguments here: nothing to track.
+  void NextSegment() {}
+
   Status Done() const {
     if (position_ == args_.size()) return Status();
     return Mismatch("more arguments than its calling convention takes");
@@ -254,30 +257,17 @@ class ArgumentReader {
     return Status();
   }
 
-  template <typename... Ts>
-  Status ReadSpan(SpanBuffer<std::tuple<Ts...>>& storage,
-                  std::span<const std::tuple<Ts...>>& out) {
+  // The element count of the span that starts here, each element taking
+  // `width` arguments: an inline i32 argument, checked against what is left.
+  Result<size_t> SpanCount(size_t width) {
     int32_t count = 0;
     EMBER_RETURN_IF_ERROR(Read(count));
-    constexpr size_t kWidth = sizeof...(Ts);
     if (count < 0 ||
-        static_cast<size_t>(count) > (args_.size() - position_) / kWidth) {
+        static_cast<size_t>(count) > (args_.size() - position_) / width) {
       return Mismatch("variadic span count " + std::to_string(count) +
                       " does not fit the arguments given");
     }
-    std::span<std::tuple<Ts...>> elements =
-        storage.Resize(static_cast<size_t>(count));
-    out = elements;
-    for (auto& tuple : elements) {
-      Status status;
-      std::apply(
-          [&](auto&... fields) {
-            ((status.ok() ? (void)(status = Read(fields)) : (void)0), ...);
-          },
-          tuple);
-      EMBER_RETURN_IF_ERROR(std::move(status));
-    }
-    return Status();
+    return static_cast<size_t>(count);
   }
 
  private:
@@ -359,33 +349,20 @@ class RegisterReader {
     return Status();
   }
 
-  template <typename... Ts>
-  Status ReadSpan(SpanBuffer<std::tuple<Ts...>>& storage,
-                  std::span<const std::tuple<Ts...>>& out) {
+  // As ArgumentReader::SpanCount; the count is this argument's segment
+  // size.
+  Result<size_t> SpanCount(size_t width) {
     if (call_.segment_sizes == nullptr || segment_ >= call_.segment_count)
         [[unlikely]] {
       return Mismatch("a variadic span without a segment size");
     }
     const int32_t count = static_cast<int16_t>(call_.segment_size(segment_));
-    constexpr size_t kWidth = sizeof...(Ts);
     if (count < 0 || static_cast<size_t>(count) >
-                         (call_.argument_count - position_) / kWidth) {
+                         (call_.argument_count - position_) / width) {
       return Mismatch("variadic span count " + std::to_string(count) +
                       " does not fit the arguments given");
     }
-    std::span<std::tuple<Ts...>> elements =
-        storage.Resize(static_cast<size_t>(count));
-    out = elements;
-    for (auto& tuple : elements) {
-      Status status;
-      std::apply(
-          [&](auto&... fields) {
-            ((status.ok() ? (void)(status = Read(fields)) : (void)0), ...);
-          },
-          tuple);
-      EMBER_RETURN_IF_ERROR(std::move(status));
-    }
-    return Status();
+    return static_cast<size_t>(count);
   }
 
   // Called once per top-level cconv argument, after it is read.
@@ -471,22 +448,34 @@ struct SpanStorage<std::span<const std::tuple<Ts...>>> {
   using Type = SpanBuffer<std::tuple<Ts...>>;
 };
 
-// Unboxes the arguments of `Fn`, calls it, and boxes its results.
-template <auto Fn>
-Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
-              std::string_view name, std::span<const Variant> args,
-              std::span<Variant> results) {
+// Reads a span argument's tuples with `reader` into `storage`.
+template <typename Reader, typename... Ts>
+Status ReadSpan(Reader& reader, SpanBuffer<std::tuple<Ts...>>& storage,
+                std::span<const std::tuple<Ts...>>& out) {
+  EMBER_ASSIGN_OR_RETURN(size_t count, reader.SpanCount(sizeof...(Ts)));
+  std::span<std::tuple<Ts...>> elements = storage.Resize(count);
+  out = elements;
+  for (auto& tuple : elements) {
+    Status status;
+    std::apply(
+        [&](auto&... fields) {
+          ((status.ok() ? (void)(status = reader.Read(fields)) : (void)0), ...);
+        },
+        tuple);
+    EMBER_RETURN_IF_ERROR(std::move(status));
+  }
+  return Status();
+}
+
+// Reads the arguments of `Fn` with `reader` (ArgumentReader or
+// RegisterReader), calls it, and hands each result to `emit(index, value)`.
+template <auto Fn, typename Reader, typename Emit>
+Status ReadCallEmit(typename Signature<decltype(Fn)>::StateType& state,
+                    Reader& reader, Emit&& emit) {
   using Sig = Signature<decltype(Fn)>;
   using Args = typename Sig::ArgTuple;
   using Results = typename Sig::ResultTuple;
   constexpr size_t kResultCount = std::tuple_size_v<Results>;
-  if (results.size() != kResultCount) {
-    return InvalidArgumentError("call to '" + std::string(name) +
-                                "': expected " + std::to_string(kResultCount) +
-                                " result slots, got " +
-                                std::to_string(results.size()));
-  }
-  ArgumentReader reader(args, name);
   Args values{};
   // Storage for the tuples behind any span parameters.
   auto storage = []<size_t... I>(std::index_sequence<I...>) {
@@ -504,69 +493,8 @@ Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
                                        std::monostate>) {
             status = reader.Read(std::get<I>(values));
           } else {
-            status = reader.ReadSpan(std::get<I>(storage), std::get<I>(values));
-          }
-        }(),
-        ...);
-  }
-  (std::make_index_sequence<std::tuple_size_v<Args>>());
-  EMBER_RETURN_IF_ERROR(std::move(status));
-  EMBER_RETURN_IF_ERROR(reader.Done());
-
-  auto call = [&](auto&&... unpacked) {
-    return Fn(state, std::forward<decltype(unpacked)>(unpacked)...);
-  };
-  if constexpr (std::is_same_v<typename Sig::ReturnType, Status>) {
-    return std::apply(call, std::move(values));
-  } else {
-    auto result = std::apply(call, std::move(values));
-    if (!result.ok()) return std::move(result).status();
-    if constexpr (!ResultTypes<typename Sig::ReturnType>::kUnpack) {
-      results[0] = Box(std::move(result).value());
-    } else {
-      auto tuple = std::move(result).value();
-      [&]<size_t... I>(std::index_sequence<I...>) {
-        ((results[I] = Box(std::move(std::get<I>(tuple)))), ...);
-      }
-      (std::make_index_sequence<kResultCount>());
-    }
-    return Status();
-  }
-}
-
-// The register-call twin of Invoke: reads the arguments of `Fn` from the
-// caller's registers, calls it, and writes its results into them.
-template <auto Fn>
-Status InvokeRegisters(typename Signature<decltype(Fn)>::StateType& state,
-                       std::string_view name, const RegisterCall& call) {
-  using Sig = Signature<decltype(Fn)>;
-  using Args = typename Sig::ArgTuple;
-  using Results = typename Sig::ResultTuple;
-  constexpr size_t kResultCount = std::tuple_size_v<Results>;
-  if (call.result_count != kResultCount) [[unlikely]] {
-    return InvalidArgumentError("call to '" + std::string(name) +
-                                "': expected " + std::to_string(kResultCount) +
-                                " result registers, got " +
-                                std::to_string(call.result_count));
-  }
-  RegisterReader reader(call, name);
-  Args values{};
-  auto storage = []<size_t... I>(std::index_sequence<I...>) {
-    return std::tuple<
-        typename SpanStorage<std::tuple_element_t<I, Args>>::Type...>{};
-  }
-  (std::make_index_sequence<std::tuple_size_v<Args>>());
-  Status status;
-  [&]<size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          if (!status.ok()) return;
-          using T = std::tuple_element_t<I, Args>;
-          if constexpr (std::is_same_v<typename SpanStorage<T>::Type,
-                                       std::monostate>) {
-            status = reader.Read(std::get<I>(values));
-          } else {
-            status = reader.ReadSpan(std::get<I>(storage), std::get<I>(values));
+            status =
+                ReadSpan(reader, std::get<I>(storage), std::get<I>(values));
           }
           reader.NextSegment();
         }(),
@@ -585,19 +513,60 @@ Status InvokeRegisters(typename Signature<decltype(Fn)>::StateType& state,
     auto result = std::apply(invoke, std::move(values));
     if (!result.ok()) return std::move(result).status();
     if constexpr (!ResultTypes<typename Sig::ReturnType>::kUnpack) {
-      return reader.Write(0, std::move(result).value());
+      return emit(size_t{0}, std::move(result).value());
     } else {
       auto tuple = std::move(result).value();
       [&]<size_t... I>(std::index_sequence<I...>) {
-        ((status.ok()
-              ? (void)(status = reader.Write(I, std::move(std::get<I>(tuple))))
-              : (void)0),
+        ((status.ok() ? (void)(status = emit(I, std::move(std::get<I>(tuple))))
+                      : (void)0),
          ...);
       }
       (std::make_index_sequence<kResultCount>());
       return status;
     }
   }
+}
+
+template <auto Fn>
+constexpr size_t kResultCountOf =
+    std::tuple_size_v<typename Signature<decltype(Fn)>::ResultTuple>;
+
+[[gnu::cold, gnu::noinline]] inline Status ResultCountMismatch(
+    std::string_view name, size_t expected, size_t given, const char* what) {
+  return InvalidArgumentError("call to '" + std::string(name) + "': expected " +
+                              std::to_string(expected) + " " + what + ", got " +
+                              std::to_string(given));
+}
+
+// Unboxes the arguments of `Fn`, calls it, and boxes its results.
+template <auto Fn>
+Status Invoke(typename Signature<decltype(Fn)>::StateType& state,
+              std::string_view name, std::span<const Variant> args,
+              std::span<Variant> results) {
+  if (results.size() != kResultCountOf<Fn>) {
+    return ResultCountMismatch(name, kResultCountOf<Fn>, results.size(),
+                               "result slots");
+  }
+  ArgumentReader reader(args, name);
+  return ReadCallEmit<Fn>(state, reader, [&](size_t i, auto&& value) {
+    results[i] = Box(std::forward<decltype(value)>(value));
+    return Status();
+  });
+}
+
+// The register-call twin of Invoke: reads the arguments of `Fn` from the
+// caller's registers, calls it, and writes its results into them.
+template <auto Fn>
+Status InvokeRegisters(typename Signature<decltype(Fn)>::StateType& state,
+                       std::string_view name, const RegisterCall& call) {
+  if (call.result_count != kResultCountOf<Fn>) [[unlikely]] {
+    return ResultCountMismatch(name, kResultCountOf<Fn>, call.result_count,
+                               "result registers");
+  }
+  RegisterReader reader(call, name);
+  return ReadCallEmit<Fn>(state, reader, [&](size_t i, auto&& value) {
+    return reader.Write(i, std::forward<decltype(value)>(value));
+  });
 }
 
 }  // namespace native_internal
