@@ -80,10 +80,22 @@ void WorkerPool::WorkerMain(uint32_t worker_id) {
   while (true) {
     seen = AwaitChange(generation_, seen);
     if (stopping_.load(std::memory_order_relaxed)) return;
-    RunChunks(worker_id);
-    if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      active_.notify_one();
+    // Enter the job unless the caller has closed it (it finished every
+    // chunk before this thread got a core); only entered helpers are
+    // waited for.
+    uint32_t entry = entry_.load(std::memory_order_acquire);
+    bool entered = false;
+    while (!(entry & kClosed)) {
+      if (entry_.compare_exchange_weak(entry, entry + 1,
+                                       std::memory_order_acq_rel)) {
+        entered = true;
+        break;
+      }
     }
+    if (!entered) continue;
+    RunChunks(worker_id);
+    done_.fetch_add(1, std::memory_order_acq_rel);
+    done_.notify_one();
   }
 }
 
@@ -100,15 +112,19 @@ Status WorkerPool::ParallelFor(uint64_t total, const Body& body) {
   next_.store(0, std::memory_order_relaxed);
   failed_.store(false, std::memory_order_relaxed);
   first_error_ = Status::Ok();
-  active_.store(static_cast<uint32_t>(threads_.size()),
-                std::memory_order_relaxed);
-  // The release publishes the job's fields and active_ to the helpers.
+  done_.store(0, std::memory_order_relaxed);
+  // Opening the entry (release) publishes the job's fields to helpers that
+  // enter it; the generation bump wakes them.
+  entry_.store(0, std::memory_order_release);
   generation_.fetch_add(1, std::memory_order_release);
   generation_.notify_all();
   RunChunks(0);
-  for (uint32_t active = active_.load(std::memory_order_acquire); active != 0;
-       active = active_.load(std::memory_order_acquire)) {
-    AwaitChange(active_, active);
+  // Every chunk is taken: close the job and wait for the helpers in it.
+  const uint32_t entered =
+      entry_.fetch_or(kClosed, std::memory_order_acq_rel) & ~kClosed;
+  for (uint32_t done = done_.load(std::memory_order_acquire); done != entered;
+       done = done_.load(std::memory_order_acquire)) {
+    AwaitChange(done_, done);
   }
   body_ = nullptr;
   return std::move(first_error_);

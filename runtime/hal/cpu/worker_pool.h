@@ -13,7 +13,9 @@
 // program's dispatches follow each other within microseconds, so in a run of
 // dispatches no thread goes to sleep and no wake-up (a futex syscall and a
 // scheduler round trip, 5-30 us on a VM) sits between two dispatches; an
-// idle pool still sleeps.
+// idle pool still sleeps. A helper that is slow to start (its core busy
+// with another process) finds the job closed once the others have taken
+// every chunk, and the caller does not wait for it.
 //
 // Thread safety: ParallelFor may be called from any thread; calls are
 // serialised (one job runs at a time).
@@ -58,8 +60,15 @@ class WorkerPool {
   // Bumped (release) once a job is published, or to stop; helpers wait on it.
   std::atomic<uint64_t> generation_{0};
   std::atomic<bool> stopping_{false};
-  // Helper threads still in the current job; the caller waits on it.
-  std::atomic<uint32_t> active_{0};
+  // Helpers that entered the current job (low bits) and whether the caller
+  // has closed it (kClosed: every chunk was taken; no helper may enter
+  // after that). The caller waits only for helpers that entered, never for
+  // one that had not got a core yet (on a loaded machine that can be
+  // milliseconds).
+  static constexpr uint32_t kClosed = 0x80000000u;
+  std::atomic<uint32_t> entry_{kClosed};
+  // Helpers that entered and finished the current job.
+  std::atomic<uint32_t> done_{0};
 
   // The current job (valid while a generation runs).
   const Body* body_ = nullptr;
