@@ -1,9 +1,28 @@
 #include "runtime/hal/semaphore.h"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 namespace ember::hal {
+namespace {
+
+std::atomic<uint64_t> semaphore_epoch{0};
+
+}  // namespace
+
+uint64_t SemaphoreEpoch() {
+  return semaphore_epoch.load(std::memory_order_acquire);
+}
+
+void WaitForSemaphoreEpochChange(uint64_t seen) {
+  semaphore_epoch.wait(seen, std::memory_order_acquire);
+}
+
+void BumpSemaphoreEpoch() {
+  semaphore_epoch.fetch_add(1, std::memory_order_acq_rel);
+  semaphore_epoch.notify_all();
+}
 
 Timeout Timeout::After(std::chrono::nanoseconds duration) {
   return Timeout(Clock::now() + duration);
@@ -43,6 +62,7 @@ Status Semaphore::Signal(uint64_t value) {
     value_ = value;
   }
   changed_.notify_all();
+  BumpSemaphoreEpoch();
   return Status::Ok();
 }
 
@@ -55,6 +75,7 @@ void Semaphore::Fail(Status status) {
     value_ = kSemaphoreFailureValue;
   }
   changed_.notify_all();
+  BumpSemaphoreEpoch();
 }
 
 Status Semaphore::Wait(uint64_t value, Timeout timeout) const {

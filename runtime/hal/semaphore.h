@@ -116,4 +116,12 @@ class Fence final : public RefCounted {
 // Waits for every fence in `fences` (null entries count as reached).
 Status WaitAll(std::span<const Ref<Fence>> fences, Timeout timeout);
 
+// A process-wide count of semaphore changes (every signal and failure bumps
+// it), for a thread that waits for any of many semaphores at once: read the
+// epoch, look at the semaphores, and if none is ready wait for the epoch to
+// move. Bumping it also wakes such a thread for another reason (new work).
+uint64_t SemaphoreEpoch();
+void WaitForSemaphoreEpochChange(uint64_t seen);
+void BumpSemaphoreEpoch();
+
 }  // namespace ember::hal

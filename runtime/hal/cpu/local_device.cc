@@ -66,8 +66,71 @@ Ref<LocalDevice> LocalDevice::Create(const LocalDeviceOptions& options) {
     if (workers == 0)
       workers = std::max(1u, std::thread::hardware_concurrency());
     device->pool_ = std::make_unique<WorkerPool>(workers);
+    device->async_ = true;
   }
   return device;
+}
+
+LocalDevice::~LocalDevice() {
+  {
+    std::lock_guard lock(pending_mutex_);
+    stopping_ = true;
+  }
+  BumpSemaphoreEpoch();  // wakes the queue thread
+  if (queue_thread_.joinable()) queue_thread_.join();
+}
+
+Status LocalDevice::Defer(Deferred deferred) {
+  {
+    std::lock_guard lock(pending_mutex_);
+    if (!queue_thread_.joinable()) {
+      queue_thread_ = std::thread([this] { QueueThreadMain(); });
+    }
+    pending_.push_back(std::move(deferred));
+  }
+  BumpSemaphoreEpoch();  // wakes the queue thread
+  return Status::Ok();
+}
+
+void LocalDevice::QueueThreadMain() {
+  while (true) {
+    // Read before looking, so that a change made while looking is seen.
+    const uint64_t epoch = SemaphoreEpoch();
+    std::vector<Deferred> ready;
+    std::vector<Status> reached;
+    bool stopping = false;
+    {
+      std::lock_guard lock(pending_mutex_);
+      stopping = stopping_;
+      for (size_t i = 0; i < pending_.size();) {
+        Status status = pending_[i].wait->Query();
+        if (status.code() == StatusCode::kDeferred) {
+          if (!stopping) {
+            ++i;
+            continue;
+          }
+          status = Status(StatusCode::kAborted,
+                          "the device was destroyed before the submission's "
+                          "wait fence was reached");
+        }
+        ready.push_back(std::move(pending_[i]));
+        reached.push_back(std::move(status));
+        pending_.erase(pending_.begin() + static_cast<ptrdiff_t>(i));
+      }
+    }
+    for (size_t i = 0; i < ready.size(); ++i) {
+      Status status = std::move(reached[i]);
+      if (status.ok()) {
+        std::lock_guard lock(queue_mutex_);
+        status = ready[i].work();
+      }
+      if (!ready[i].signal) continue;
+      if (status.ok()) status = ready[i].signal->Signal();
+      if (!status.ok()) ready[i].signal->Fail(std::move(status));
+    }
+    if (stopping) return;  // every pending submission was just finished
+    if (ready.empty()) WaitForSemaphoreEpochChange(epoch);
+  }
 }
 
 uint32_t LocalDevice::worker_count() const {
@@ -97,13 +160,20 @@ Result<Ref<Executable>> LocalDevice::CreateExecutable(
   return Ref<Executable>(std::move(executable));
 }
 
-template <typename Work>
+template <typename Work, typename MakeDeferred>
 Status LocalDevice::Submit(const Ref<Fence>& wait, const Ref<Fence>& signal,
-                           Work&& work) {
-  // Wait before taking the queue: the wait fence may be signalled by a
-  // submission another thread is about to make on this device.
+                           Work&& work, MakeDeferred&& make_deferred) {
   Status status = Status::Ok();
-  if (wait) status = wait->Wait(Timeout::Infinite());
+  if (wait && async_) {
+    status = wait->Query();
+    if (status.code() == StatusCode::kDeferred) {
+      return Defer({wait, signal, make_deferred()});
+    }
+  } else if (wait) {
+    // Wait before taking the queue: the wait fence may be signalled by a
+    // submission another thread is about to make on this device.
+    status = wait->Wait(Timeout::Infinite());
+  }
   if (status.ok()) {
     std::lock_guard lock(queue_mutex_);
     status = work();
@@ -120,11 +190,14 @@ Result<Ref<Buffer>> LocalDevice::QueueAlloca(const Ref<Fence>& wait,
                                              const Ref<Fence>& signal,
                                              const BufferParams& params,
                                              uint64_t size) {
-  Ref<Buffer> buffer;
-  EMBER_RETURN_IF_ERROR(Submit(wait, signal, [&]() -> Status {
-    EMBER_ASSIGN_OR_RETURN(buffer, allocator_->Allocate(params, size));
-    return Status::Ok();
-  }));
+  // The memory is taken now (the buffer is returned now); the signal fence
+  // says when it may be used, after the wait fence.
+  Result<Ref<Buffer>> buffer = allocator_->Allocate(params, size);
+  if (!buffer.ok()) {
+    if (signal) signal->Fail(buffer.status());
+    return buffer;
+  }
+  EMBER_RETURN_IF_ERROR(Submit(wait, signal, [] { return Status::Ok(); }));
   return buffer;
 }
 
@@ -139,7 +212,7 @@ Status LocalDevice::QueueFill(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<Buffer>& target, uint64_t offset,
                               uint64_t length, uint64_t pattern,
                               uint32_t pattern_length) {
-  return Submit(wait, signal, [&]() -> Status {
+  return Submit(wait, signal, [=, this]() -> Status {
     EMBER_ASSIGN_OR_RETURN(
         Ref<CommandBuffer> commands,
         CommandBuffer::Create(CommandBufferMode::kOneShot,
@@ -154,7 +227,7 @@ Status LocalDevice::QueueCopy(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<Buffer>& source, uint64_t source_offset,
                               const Ref<Buffer>& target, uint64_t target_offset,
                               uint64_t length) {
-  return Submit(wait, signal, [&]() -> Status {
+  return Submit(wait, signal, [=, this]() -> Status {
     EMBER_ASSIGN_OR_RETURN(
         Ref<CommandBuffer> commands,
         CommandBuffer::Create(CommandBufferMode::kOneShot,
@@ -171,18 +244,31 @@ Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
                                 std::span<const uint8_t> source,
                                 const Ref<Buffer>& target,
                                 uint64_t target_offset, uint64_t length) {
-  return Submit(wait, signal, [&]() -> Status {
-    if (length > source.size()) {
-      return OutOfRangeError("update of " + std::to_string(length) +
-                             " bytes from a source of " +
-                             std::to_string(source.size()));
-    }
+  if (length > source.size()) {
+    Status status = OutOfRangeError("update of " + std::to_string(length) +
+                                    " bytes from a source of " +
+                                    std::to_string(source.size()));
+    if (signal) signal->Fail(status);
+    return status;
+  }
+  auto update = [target, target_offset,
+                 length](std::span<const uint8_t> bytes) -> Status {
     EMBER_RETURN_IF_ERROR(target->ValidateUsage(BufferUsage::kTransferTarget));
     EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> range,
                            target->DeviceRange(target_offset, length));
-    if (!range.empty()) std::memcpy(range.data(), source.data(), range.size());
+    if (!range.empty()) std::memcpy(range.data(), bytes.data(), range.size());
     return Status::Ok();
-  });
+  };
+  return Submit(
+      wait, signal, [&] { return update(source); },
+      [&] {
+        // The source belongs to the caller: a deferred update keeps a copy.
+        return std::function<Status()>(
+            [update, bytes = std::vector<uint8_t>(source.begin(),
+                                                  source.begin() + length)] {
+              return update(bytes);
+            });
+      });
 }
 
 Status LocalDevice::QueueBarrier(const Ref<Fence>& wait,
@@ -194,15 +280,28 @@ Status LocalDevice::QueueExecute(const Ref<Fence>& wait,
                                  const Ref<Fence>& signal,
                                  const Ref<CommandBuffer>& command_buffer,
                                  std::span<const Binding> binding_table) {
-  return Submit(wait, signal, [&]() -> Status {
-    if (!command_buffer) return Status::Ok();  // a barrier
-    if (!command_buffer->finalized()) {
+  auto execute = [this](const Ref<CommandBuffer>& commands,
+                        std::span<const Binding> bindings) -> Status {
+    if (!commands) return Status::Ok();  // a barrier
+    if (!commands->finalized()) {
       return FailedPreconditionError(
           "command buffer submitted before it was finalized");
     }
-    EMBER_RETURN_IF_ERROR(command_buffer->ValidateBindingTable(binding_table));
-    return ExecuteCommands(*command_buffer, binding_table);
-  });
+    EMBER_RETURN_IF_ERROR(commands->ValidateBindingTable(bindings));
+    return ExecuteCommands(*commands, bindings);
+  };
+  return Submit(
+      wait, signal, [&] { return execute(command_buffer, binding_table); },
+      [&] {
+        // The binding table belongs to the caller: a deferred execution
+        // keeps a copy (and so references to the buffers).
+        return std::function<Status()>(
+            [execute, command_buffer,
+             bindings = std::vector<Binding>(binding_table.begin(),
+                                             binding_table.end())] {
+              return execute(command_buffer, bindings);
+            });
+      });
 }
 
 Status LocalDevice::ExecuteCommands(const CommandBuffer& command_buffer,

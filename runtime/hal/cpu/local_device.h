@@ -1,11 +1,21 @@
 // LocalDevice: the CPU device, `local-sync` and `local-task`.
 //
-// Both modes run queue operations on the calling thread, in submission
-// order: wait for the wait fence, do the work, signal the signal fence (or
-// fail it with the error). They differ in dispatches: `local-sync` runs
-// every workgroup inline, `local-task` spreads a dispatch's workgroups over
-// a WorkerPool (the caller is one of the workers, and a dispatch of a single
-// workgroup never leaves the caller's thread).
+// `local-sync` runs queue operations on the calling thread, in submission
+// order: wait for the wait fence (blocking, as IREE's local-sync does), do
+// the work, signal the signal fence (or fail it with the error), and runs
+// every workgroup of a dispatch inline.
+//
+// `local-task` spreads a dispatch's workgroups over a WorkerPool (the caller
+// is one of the workers, and a dispatch of a single workgroup never leaves
+// the caller's thread), and its submissions are asynchronous: one whose wait
+// fence is already reached runs at once on the submitting thread (the
+// common case: a program's queue operations chain through fences the
+// previous one signalled, and nothing pays for a hand-off), and one whose
+// fence is not yet reached returns immediately and is run by the device's
+// queue thread as soon as the fence is reached, in whatever order fences
+// allow (ordering is by semaphores only, as in IREE). Its errors then fail
+// its signal fence. A device destroyed with submissions still waiting fails
+// their signal fences with ABORTED.
 //
 // Command buffers are replayed from their recorded commands; every buffer
 // reference is resolved against the submission's binding table and range
@@ -18,9 +28,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "runtime/hal/cpu/worker_pool.h"
 #include "runtime/hal/device.h"
@@ -39,6 +52,7 @@ struct LocalDeviceOptions {
 class LocalDevice final : public Device {
  public:
   static Ref<LocalDevice> Create(const LocalDeviceOptions& options);
+  ~LocalDevice() override;
 
   std::string_view id() const override { return id_; }
   Allocator& allocator() override { return *allocator_; }
@@ -79,9 +93,26 @@ class LocalDevice final : public Device {
 
  private:
   LocalDevice() = default;
-  // Waits, runs `work`, then signals or fails `signal`.
+  // Waits, runs `work`, then signals or fails `signal`. On local-task, a
+  // submission whose wait fence is not reached yet is deferred instead:
+  // `make_deferred()` returns the work as a self-contained function (owning
+  // copies of what `work` only borrows).
+  template <typename Work, typename MakeDeferred>
+  Status Submit(const Ref<Fence>& wait, const Ref<Fence>& signal, Work&& work,
+                MakeDeferred&& make_deferred);
+  // For work that owns everything it uses.
   template <typename Work>
-  Status Submit(const Ref<Fence>& wait, const Ref<Fence>& signal, Work&& work);
+  Status Submit(const Ref<Fence>& wait, const Ref<Fence>& signal, Work work) {
+    return Submit(wait, signal, work,
+                  [&] { return std::function<Status()>(work); });
+  }
+  struct Deferred {
+    Ref<Fence> wait;
+    Ref<Fence> signal;
+    std::function<Status()> work;
+  };
+  Status Defer(Deferred deferred);
+  void QueueThreadMain();
   Status ExecuteDispatch(const DispatchCommand& command,
                          std::span<const Binding> binding_table);
 
@@ -89,6 +120,13 @@ class LocalDevice final : public Device {
   Ref<Allocator> allocator_;
   std::unique_ptr<WorkerPool> pool_;  // local-task only
   std::mutex queue_mutex_;
+  bool async_ = false;  // local-task
+  // Deferred submissions (local-task), run by queue_thread_, which starts
+  // with the first one.
+  std::mutex pending_mutex_;
+  std::vector<Deferred> pending_;
+  bool stopping_ = false;
+  std::thread queue_thread_;
 };
 
 // Adds the `local-sync` and `local-task` drivers to `registry`.

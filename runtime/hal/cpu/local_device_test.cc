@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 namespace ember::hal::cpu {
 namespace {
@@ -45,17 +46,92 @@ TEST(LocalDeviceTest, TransfersAreOrderedByFencesAndChecked) {
 }
 
 TEST(LocalDeviceTest, ASubmissionMayWaitForAnotherThreadsSubmission) {
+  // local-sync blocks the waiting submitter; local-task defers it.
+  for (bool task : {false, true}) {
+    Ref<LocalDevice> device =
+        LocalDevice::Create({task ? "local-task" : "local-sync", 2, task});
+    Ref<Fence> gate = Fence::CreateWithNewSemaphore();
+    Ref<Fence> done = Fence::CreateWithNewSemaphore();
+    std::thread waiter(
+        [&] { EXPECT_TRUE(device->QueueBarrier(gate, done).ok()); });
+    // Signalled through the same device from this thread while the other
+    // submission waits (give it time to start waiting): no deadlock.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_TRUE(device->QueueBarrier(nullptr, gate).ok());
+    waiter.join();
+    EXPECT_TRUE(done->Wait(Timeout::After(std::chrono::seconds(10))).ok());
+  }
+}
+
+// local-task submissions whose wait fence is not reached return at once and
+// run when it is, in the order fences allow (not submission order).
+TEST(LocalDeviceTest, TaskSubmissionsWaitingOnAFenceAreDeferred) {
   Ref<LocalDevice> device = LocalDevice::Create({"local-task", 2, true});
-  Ref<Fence> gate = Fence::CreateWithNewSemaphore();
-  Ref<Fence> done = Fence::CreateWithNewSemaphore();
-  std::thread waiter(
-      [&] { EXPECT_TRUE(device->QueueBarrier(gate, done).ok()); });
-  // Signalled through the same device from this thread while the other
-  // submission waits (give it time to start waiting): no deadlock.
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_TRUE(device->QueueBarrier(nullptr, gate).ok());
-  waiter.join();
-  EXPECT_TRUE(done->Query().ok());
+  Ref<Semaphore> host = Semaphore::Create(0);
+  Ref<Fence> gate = Fence::Create();
+  gate->Insert(host, 1);
+  Ref<Fence> allocated = Fence::CreateWithNewSemaphore();
+  auto buffer = device->QueueAlloca(nullptr, allocated, BufferParams{}, 16);
+  ASSERT_TRUE(buffer.ok());
+  // Second waits on first's signal, first waits on the host semaphore:
+  // submitted in the opposite order of their dependencies.
+  Ref<Fence> first = Fence::CreateWithNewSemaphore();
+  Ref<Fence> second = Fence::CreateWithNewSemaphore();
+  ASSERT_TRUE(device->QueueFill(first, second, *buffer, 8, 8, 0x22, 1).ok());
+  ASSERT_TRUE(device->QueueFill(gate, first, *buffer, 0, 16, 0x11, 1).ok());
+  // Neither ran: this thread was never blocked, and a deferred update keeps
+  // its own copy of the source.
+  EXPECT_EQ(second->Query().code(), StatusCode::kDeferred);
+  std::vector<uint8_t> source(4, 0x33);
+  Ref<Fence> third = Fence::CreateWithNewSemaphore();
+  ASSERT_TRUE(device->QueueUpdate(second, third, source, *buffer, 0, 4).ok());
+  source.assign(4, 0xEE);
+  ASSERT_TRUE(host->Signal(1).ok());
+  ASSERT_TRUE(third->Wait(Timeout::After(std::chrono::seconds(10))).ok());
+  auto mapping = (*buffer)->Map(MappingMode::kScoped, MemoryAccess::kRead, 0,
+                                kWholeBuffer);
+  ASSERT_TRUE(mapping.ok());
+  const std::vector<uint8_t> expected = {0x33, 0x33, 0x33, 0x33, 0x11, 0x11,
+                                         0x11, 0x11, 0x22, 0x22, 0x22, 0x22,
+                                         0x22, 0x22, 0x22, 0x22};
+  EXPECT_EQ(std::vector<uint8_t>(mapping->data(), mapping->data() + 16),
+            expected);
+}
+
+TEST(LocalDeviceTest, DeferredFailuresReachTheSignalFence) {
+  Ref<LocalDevice> device = LocalDevice::Create({"local-task", 2, true});
+  auto buffer = device->QueueAlloca(nullptr, nullptr, BufferParams{}, 16);
+  ASSERT_TRUE(buffer.ok());
+  // A failed wait semaphore fails the submission without running it.
+  Ref<Semaphore> host = Semaphore::Create(0);
+  Ref<Fence> gate = Fence::Create();
+  gate->Insert(host, 1);
+  Ref<Fence> skipped = Fence::CreateWithNewSemaphore();
+  ASSERT_TRUE(device->QueueFill(gate, skipped, *buffer, 0, 16, 1, 1).ok());
+  host->Fail(Status(StatusCode::kDataLoss, "producer failed"));
+  Status status = skipped->Wait(Timeout::After(std::chrono::seconds(10)));
+  EXPECT_EQ(status.code(), StatusCode::kDataLoss) << status.ToString();
+  // Work that fails when it runs fails its fence with its own error.
+  Ref<Semaphore> host2 = Semaphore::Create(0);
+  Ref<Fence> gate2 = Fence::Create();
+  gate2->Insert(host2, 1);
+  Ref<Fence> out_of_range = Fence::CreateWithNewSemaphore();
+  ASSERT_TRUE(
+      device->QueueFill(gate2, out_of_range, *buffer, 8, 16, 1, 1).ok());
+  ASSERT_TRUE(host2->Signal(1).ok());
+  status = out_of_range->Wait(Timeout::After(std::chrono::seconds(10)));
+  EXPECT_EQ(status.code(), StatusCode::kOutOfRange) << status.ToString();
+}
+
+TEST(LocalDeviceTest, DestroyingADeviceAbortsWhatStillWaits) {
+  Ref<Fence> never = Fence::CreateWithNewSemaphore();
+  Ref<Fence> abandoned = Fence::CreateWithNewSemaphore();
+  {
+    Ref<LocalDevice> device = LocalDevice::Create({"local-task", 2, true});
+    ASSERT_TRUE(device->QueueBarrier(never, abandoned).ok());
+    EXPECT_EQ(abandoned->Query().code(), StatusCode::kDeferred);
+  }
+  EXPECT_EQ(abandoned->Query().code(), StatusCode::kAborted);
 }
 
 }  // namespace
