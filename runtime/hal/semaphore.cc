@@ -66,6 +66,23 @@ Status Semaphore::Signal(uint64_t value) {
   return Status::Ok();
 }
 
+Status Semaphore::SignalAtLeast(uint64_t value) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!failure_.ok()) return failure_;
+    if (value <= value_) return Status::Ok();
+    if (value > kSemaphoreMaxValue) {
+      return OutOfRangeError("semaphore value " + std::to_string(value) +
+                             " is above the maximum " +
+                             std::to_string(kSemaphoreMaxValue));
+    }
+    value_ = value;
+  }
+  changed_.notify_all();
+  BumpSemaphoreEpoch();
+  return Status::Ok();
+}
+
 void Semaphore::Fail(Status status) {
   if (status.ok()) status = Status(StatusCode::kAborted, "semaphore failed");
   {
@@ -145,9 +162,7 @@ Status Fence::Query() const {
 
 Status Fence::Signal() {
   for (const Timepoint& timepoint : timepoints()) {
-    EMBER_ASSIGN_OR_RETURN(uint64_t value, timepoint.semaphore->Query());
-    if (value >= timepoint.value) continue;
-    EMBER_RETURN_IF_ERROR(timepoint.semaphore->Signal(timepoint.value));
+    EMBER_RETURN_IF_ERROR(timepoint.semaphore->SignalAtLeast(timepoint.value));
   }
   return Status::Ok();
 }

@@ -62,6 +62,10 @@ class Semaphore final : public RefCounted {
   // Raises the value to `value` (must be above the current one and at most
   // kSemaphoreMaxValue) and wakes the waiters it satisfies.
   Status Signal(uint64_t value);
+  // Raises the value to `value` unless it is already there or above (a
+  // fence's timepoint being reached); an error only on a failed semaphore
+  // or a value above the maximum.
+  Status SignalAtLeast(uint64_t value);
   // Poisons the timeline with `status` (not OK). A second failure keeps the
   // first status.
   void Fail(Status status);

@@ -214,13 +214,9 @@ Result<Function> Context::LookupFunction(std::string_view full_name) const {
   return *function;
 }
 
-Status Context::EnterFrame() {
-  if (call_depth_ >= kMaxCallDepth) {
-    return MakeStatus(StatusCode::kResourceExhausted,
-                      "call depth limit of %d frames exceeded", kMaxCallDepth);
-  }
-  ++call_depth_;
-  return Status::Ok();
+Status Context::CallDepthExceeded() {
+  return MakeStatus(StatusCode::kResourceExhausted,
+                    "call depth limit of %d frames exceeded", kMaxCallDepth);
 }
 
 Result<ModuleState*> Context::StateForCall(const Function& function) const {

@@ -94,7 +94,12 @@ class Context {
   // Call-depth accounting shared by all modules of one call chain. A module
   // that keeps its own frames (the interpreter) enters once per frame.
   int call_depth() const { return call_depth_; }
-  Status EnterFrame();
+  Status EnterFrame() {
+    if (call_depth_ >= kMaxCallDepth) [[unlikely]]
+      return CallDepthExceeded();
+    ++call_depth_;
+    return Status();
+  }
   void LeaveFrame() { --call_depth_; }
 
  private:
@@ -103,6 +108,7 @@ class Context {
     std::unique_ptr<ModuleState> state;
   };
   Status CheckDependencies(const Module& module) const;
+  [[gnu::cold]] static Status CallDepthExceeded();
   // The state of `function`'s module, or an error for a null function or a
   // module registered elsewhere.
   Result<ModuleState*> StateForCall(const Function& function) const;
