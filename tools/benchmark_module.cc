@@ -4,7 +4,8 @@
 //   ember-benchmark-module --module=FILE --function=NAME [--device=URI]
 //       [--input=VALUE ...] [--benchmark_repetitions=N]
 //       [--benchmark_min_time=2s|100x] [--task_topology_max_group_count=N]
-//       [--benchmark_format=console|json]
+//       [--benchmark_format=console|json] [--benchmark_out=FILE]
+//       [--benchmark_out_format=json|console]
 //
 // The function is called in one context (inputs parsed once, as IREE's tool
 // does) until --benchmark_min_time has passed (seconds, or a fixed number of
@@ -17,7 +18,9 @@
 // N workers. --benchmark_format=json prints the same rows as Google
 // Benchmark's JSON reporter does (a "context" object and a "benchmarks"
 // array with run_type, aggregate_name, real_time, cpu_time, time_unit "ms"),
-// so scripts can read either tool's output with one parser.
+// so scripts can read either tool's output with one parser;
+// --benchmark_out=FILE writes the report to FILE as well, in
+// --benchmark_out_format (json unless told).
 //
 // Exit status: 0 on success, 1 when loading or a call fails, 2 on bad usage.
 #include <algorithm>
@@ -49,6 +52,8 @@ struct Options {
   long fixed_iterations = 0;  // > 0: exactly this many per repetition
   int max_group_count = 0;
   bool json = false;
+  std::string out_path;  // --benchmark_out: the report again, in a file
+  bool out_json = true;  // --benchmark_out_format (json by default, as GB)
 };
 
 struct Sample {
@@ -67,7 +72,7 @@ struct Row {
 // Google Benchmark's JSON report (schema version 1), the fields scripts
 // read. Benchmark names are made of the function name, which the module
 // loader has checked to be printable, but are escaped all the same.
-void PrintJson(const std::string& name, int repetitions,
+void PrintJson(std::FILE* out, const std::string& name, int repetitions,
                const std::vector<Row>& rows) {
   auto quoted = [](const std::string& text) {
     std::string out = "\"";
@@ -85,7 +90,8 @@ void PrintJson(const std::string& name, int repetitions,
     }
     return out + "\"";
   };
-  std::printf(
+  std::fprintf(
+      out,
       "{\n  \"context\": {\n    \"executable\": \"ember-benchmark-module\",\n"
       "    \"json_schema_version\": 1\n  },\n  \"benchmarks\": [\n");
   int repetition_index = 0;
@@ -93,37 +99,40 @@ void PrintJson(const std::string& name, int repetitions,
     const Row& row = rows[i];
     const bool aggregate = !row.suffix.empty();
     const std::string row_name = aggregate ? name + "_" + row.suffix : name;
-    std::printf("    {\n      \"name\": %s,\n      \"run_name\": %s,\n",
-                quoted(row_name).c_str(), quoted(name).c_str());
-    std::printf("      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n",
-                aggregate ? "aggregate" : "iteration", repetitions);
+    std::fprintf(out, "    {\n      \"name\": %s,\n      \"run_name\": %s,\n",
+                 quoted(row_name).c_str(), quoted(name).c_str());
+    std::fprintf(out,
+                 "      \"run_type\": \"%s\",\n      \"repetitions\": %d,\n",
+                 aggregate ? "aggregate" : "iteration", repetitions);
     if (aggregate) {
-      std::printf(
+      std::fprintf(
+          out,
           "      \"aggregate_name\": %s,\n      \"aggregate_unit\": \"%s\",\n",
           quoted(row.suffix).c_str(),
           row.suffix == "cv" ? "percentage" : "time");
     } else {
-      std::printf("      \"repetition_index\": %d,\n", repetition_index++);
+      std::fprintf(out, "      \"repetition_index\": %d,\n",
+                   repetition_index++);
     }
-    std::printf(
-        "      \"threads\": 1,\n      \"iterations\": %ld,\n"
-        "      \"real_time\": %.17g,\n      \"cpu_time\": %.17g",
-        row.iterations, row.wall_ms, row.cpu_ms);
-    if (row.suffix != "cv") {
-      std::printf(",\n      \"time_unit\": \"ms\"");
-    }
+    std::fprintf(out,
+                 "      \"threads\": 1,\n      \"iterations\": %ld,\n"
+                 "      \"real_time\": %.17g,\n      \"cpu_time\": %.17g",
+                 row.iterations, row.wall_ms, row.cpu_ms);
+    // Google Benchmark gives every row a unit, the cv row included.
+    std::fprintf(out, ",\n      \"time_unit\": \"ms\"");
     if (!aggregate && row.wall_ms > 0) {
-      std::printf(",\n      \"items_per_second\": %.17g", 1e3 / row.wall_ms);
+      std::fprintf(out, ",\n      \"items_per_second\": %.17g",
+                   1e3 / row.wall_ms);
     }
-    std::printf("\n    }%s\n", i + 1 < rows.size() ? "," : "");
+    std::fprintf(out, "\n    }%s\n", i + 1 < rows.size() ? "," : "");
   }
-  std::printf("  ]\n}\n");
+  std::fprintf(out, "  ]\n}\n");
 }
 
-void PrintRow(const std::string& name, double wall_ms, double cpu_ms,
-              const std::string& iterations) {
-  std::printf("%-50s %10.3f ms %12.3f ms %12s\n", name.c_str(), wall_ms, cpu_ms,
-              iterations.c_str());
+void PrintRow(std::FILE* out, const std::string& name, double wall_ms,
+              double cpu_ms, const std::string& iterations) {
+  std::fprintf(out, "%-50s %10.3f ms %12.3f ms %12s\n", name.c_str(), wall_ms,
+               cpu_ms, iterations.c_str());
 }
 
 Status Run(const Options& options) {
@@ -204,23 +213,41 @@ Status Run(const Options& options) {
     rows.push_back(
         {"cv", stddev(wall) / mean(wall), stddev(cpu) / mean(cpu), n});
   }
+  auto print_console = [&](std::FILE* out) {
+    std::fprintf(out, "%s\n", std::string(90, '-').c_str());
+    std::fprintf(out, "%-50s %13s %15s %12s\n", "Benchmark", "Time", "CPU",
+                 "Iterations");
+    std::fprintf(out, "%s\n", std::string(90, '-').c_str());
+    for (const Row& row : rows) {
+      const std::string row_name =
+          row.suffix.empty() ? name : name + "_" + row.suffix;
+      if (row.suffix == "cv") {
+        std::fprintf(out, "%-50s %10.2f %% %13.2f %% %12ld\n", row_name.c_str(),
+                     100 * row.wall_ms, 100 * row.cpu_ms, row.iterations);
+      } else {
+        PrintRow(out, row_name, row.wall_ms, row.cpu_ms,
+                 std::to_string(row.iterations));
+      }
+    }
+  };
   if (options.json) {
-    PrintJson(name, options.repetitions, rows);
-    return Status::Ok();
+    PrintJson(stdout, name, options.repetitions, rows);
+  } else {
+    print_console(stdout);
   }
-  std::printf("%s\n", std::string(90, '-').c_str());
-  std::printf("%-50s %13s %15s %12s\n", "Benchmark", "Time", "CPU",
-              "Iterations");
-  std::printf("%s\n", std::string(90, '-').c_str());
-  for (const Row& row : rows) {
-    const std::string row_name =
-        row.suffix.empty() ? name : name + "_" + row.suffix;
-    if (row.suffix == "cv") {
-      std::printf("%-50s %10.2f %% %13.2f %% %12ld\n", row_name.c_str(),
-                  100 * row.wall_ms, 100 * row.cpu_ms, row.iterations);
+  if (!options.out_path.empty()) {
+    std::FILE* out = std::fopen(options.out_path.c_str(), "w");
+    if (out == nullptr) {
+      return ember::UnavailableError("cannot write --benchmark_out file '" +
+                                     options.out_path + "'");
+    }
+    if (options.out_json) {
+      PrintJson(out, name, options.repetitions, rows);
     } else {
-      PrintRow(row_name, row.wall_ms, row.cpu_ms,
-               std::to_string(row.iterations));
+      print_console(out);
+    }
+    if (std::fclose(out) != 0) {
+      return ember::DataLossError("error writing '" + options.out_path + "'");
     }
   }
   return Status::Ok();
@@ -240,7 +267,8 @@ int main(int argc, char** argv) {
           "[--device=URI] [--input=VALUE ...] [--benchmark_repetitions=N] "
           "[--benchmark_min_time=SECONDSs|Nx] "
           "[--task_topology_max_group_count=N] "
-          "[--benchmark_format=console|json]\n");
+          "[--benchmark_format=console|json] [--benchmark_out=FILE] "
+          "[--benchmark_out_format=json|console]\n");
       return 0;
     } else if ((value = FlagValue(arg, "--module"))) {
       options.module_path = value;
@@ -280,6 +308,19 @@ int main(int argc, char** argv) {
       } else {
         std::fprintf(stderr,
                      "ember-benchmark-module: --benchmark_format must be "
+                     "console or json\n");
+        return 2;
+      }
+    } else if ((value = FlagValue(arg, "--benchmark_out"))) {
+      options.out_path = value;
+    } else if ((value = FlagValue(arg, "--benchmark_out_format"))) {
+      if (std::strcmp(value, "json") == 0) {
+        options.out_json = true;
+      } else if (std::strcmp(value, "console") == 0) {
+        options.out_json = false;
+      } else {
+        std::fprintf(stderr,
+                     "ember-benchmark-module: --benchmark_out_format must be "
                      "console or json\n");
         return 2;
       }

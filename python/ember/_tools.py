@@ -35,3 +35,7 @@ def run_module() -> None:
 
 def check_module() -> None:
     _exec("ember-check-module")
+
+
+def benchmark_module() -> None:
+    _exec("ember-benchmark-module")

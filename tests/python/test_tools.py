@@ -284,3 +284,37 @@ def test_run_module_rejects_wrong_argument_counts(sample_vmfb):
                   "--input=4xf32=1"])
     assert result.returncode == 1
     assert "expects 2 arguments" in result.stderr
+
+
+def test_benchmark_module_reports_as_iree_does(sample_vmfb, tmp_path):
+    """Google Benchmark's JSON from both tools: the same rows (repetitions,
+    then mean/median/stddev/cv aggregates) and fields, so one parser reads
+    either; --benchmark_out writes the report to a file too."""
+    args = [f"--module={sample_vmfb}", "--function=simple_mul",
+            "--device=local-sync", "--input=4xf32=1,2,3,4",
+            "--input=4xf32=10,20,30,40", "--benchmark_repetitions=3",
+            "--benchmark_min_time=20x", "--benchmark_format=json"]
+    out = tmp_path / "report.json"
+    ours = run([sys.executable, "-c",
+                "from ember._tools import benchmark_module; "
+                "benchmark_module()", *args, f"--benchmark_out={out}"])
+    assert ours.returncode == 0, ours.stderr
+    theirs = run(["iree-benchmark-module", *args])
+    assert theirs.returncode == 0, theirs.stderr
+
+    def shape(report):
+        return [(row["name"], row["run_type"], row.get("aggregate_name"),
+                 row["iterations"], row.get("time_unit"))
+                for row in report["benchmarks"]]
+
+    ember_report = json.loads(ours.stdout)
+    assert shape(ember_report) == shape(json.loads(theirs.stdout))
+    assert json.loads(out.read_text())["benchmarks"] == \
+        ember_report["benchmarks"]
+    for row in ember_report["benchmarks"]:
+        if row["run_type"] == "iteration":
+            assert row["real_time"] > 0 and row["cpu_time"] > 0
+    bad = run([sys.executable, "-c",
+               "from ember._tools import benchmark_module; benchmark_module()",
+               *args[:5], "--benchmark_format=yaml"])
+    assert bad.returncode == 2 and "console or json" in bad.stderr
