@@ -1,14 +1,32 @@
 // Python bindings of the HAL, the low-level half of iree.runtime's API:
 // drivers and devices, allocators, buffers and buffer views, element types,
-// mapped memory, and `create_hal_module`.
+// semaphores and fences, command buffers, queue operations, mapped memory,
+// and `create_hal_module`.
 //
 // Names and signatures follow iree.runtime 3.11 (runtime/bindings/python/
 // hal.cc) for what is bound here: get_driver, query_available_drivers,
-// HalDriver.create_default_device / create_device, HalDevice.allocator,
-// HalAllocator.allocate_buffer / allocate_buffer_copy, HalBuffer,
-// HalBufferView (shape, element_type, map), MappedMemory.asarray,
+// HalDriver (query, create_default_device, create_device by id or by the
+// dict query_available_devices returns, create_device_by_uri,
+// dump_device_info), HalDevice (allocator, create_semaphore, the queue
+// operations queue_alloca / queue_dealloca / queue_copy / queue_execute, and
+// the profiling calls), HalAllocator.allocate_buffer / allocate_buffer_copy,
+// HalBuffer, HalBufferView (constructor, shape, element_type, byte_length,
+// map), HalCommandBuffer (begin / copy / fill / end), MappedMemory.asarray,
 // HalElementType, MemoryType, BufferUsage, create_hal_module. Buffer views
 // travel in VmVariantLists through the ref protocol (vm_value_bindings.h).
+//
+// Queue operations take their wait and signal semaphores as iree.runtime
+// does: a HalFence, or a sequence of (HalSemaphore, value) pairs, and run as
+// the device runs queue operations (hal/cpu/local_device.h): a device that
+// runs them on the caller (local-sync) blocks in the call until the wait
+// semaphores are reached -- with the GIL released, so that another Python
+// thread can signal them (iree.runtime 3.11 keeps the GIL there) -- and a
+// device that defers submissions returns at once.
+//
+// Arguments are checked before anything reaches the core: a wrong type is a
+// TypeError, a negative or too large number a ValueError (nanobind's own
+// conversions, as in iree.runtime, raise TypeError for negative sizes), and
+// core failures map through status_utils.h.
 //
 // Copies: allocate_buffer_copy copies once from any C-contiguous buffer
 // (numpy included); MappedMemory exports the buffer's own bytes through the
@@ -16,13 +34,17 @@
 // buffer -- alive.
 //
 // Thread safety: the native objects are thread-safe; blocking work (device
-// creation, copies) runs with the GIL released.
+// creation, copies, queue operations, waits) runs with the GIL released.
+// Command buffers are recorded with the GIL held, so recording from several
+// threads is serialised.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <optional>
@@ -33,6 +55,7 @@
 #include "python/bindings/vm_bindings.h"
 #include "python/bindings/vm_value_bindings.h"
 #include "runtime/hal/buffer_view.h"
+#include "runtime/hal/command_buffer.h"
 #include "runtime/hal/cpu/local_device.h"
 #include "runtime/hal/driver.h"
 #include "runtime/hal/semaphore.h"
@@ -66,6 +89,12 @@ struct HalSemaphore {
 };
 struct HalFence {
   Ref<h::Fence> fence;
+};
+struct HalCommandBuffer {
+  Ref<h::CommandBuffer> command_buffer;
+  // False from `HalCommandBuffer(device, begin=False)` until begin(); a
+  // command buffer that arrives from a program is recording or finalized.
+  bool begun = true;
 };
 struct MappedMemory {
   h::BufferMapping mapping;
@@ -152,6 +181,317 @@ Ref<h::Buffer> CopyIntoBuffer(h::Allocator& allocator, int memory_type,
     return allocator.AllocateCopy(params, bytes);
   }();
   return Unwrap(std::move(buffer), "Error allocating buffer");
+}
+
+std::string TypeName(nb::handle value) { return Py_TYPE(value.ptr())->tp_name; }
+
+// A non-negative Python int (or anything with __index__) that fits 64 bits:
+// TypeError for other types, ValueError for negative or too large values.
+uint64_t ToUint64(nb::handle value, const std::string& what) {
+  nb::object index = nb::steal(PyNumber_Index(value.ptr()));
+  if (!index.is_valid()) {
+    PyErr_Clear();
+    throw nb::type_error(
+        (what + " must be an int, not " + TypeName(value)).c_str());
+  }
+  unsigned long long result = PyLong_AsUnsignedLongLong(index.ptr());
+  if (result == static_cast<unsigned long long>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();
+    std::string text = nb::str(index).c_str();
+    throw nb::value_error(
+        (what + " must be in [0, 2**64), not " + text).c_str());
+  }
+  return result;
+}
+
+// Strings are sequences to Python but never what a caller means by a list
+// of numbers or pairs.
+bool IsTextLike(nb::handle value) {
+  return PyUnicode_Check(value.ptr()) || PyBytes_Check(value.ptr()) ||
+         PyByteArray_Check(value.ptr());
+}
+
+// A tuple copy of a sequence, so that Python code run while the items are
+// converted (__index__) cannot change what is being read.
+nb::tuple SequenceAsTuple(nb::handle value, const std::string& what,
+                          const char* expected) {
+  if (value.is_none() || IsTextLike(value) || !PySequence_Check(value.ptr())) {
+    throw nb::type_error(
+        (what + " must be " + expected + ", not " + TypeName(value)).c_str());
+  }
+  PyObject* tuple = PySequence_Tuple(value.ptr());
+  if (!tuple) throw nb::python_error();
+  return nb::steal<nb::tuple>(tuple);
+}
+
+// A semaphore value a queue operation may wait for or signal. Ember bounds
+// timelines at kSemaphoreMaxValue (semaphore.h): a larger wait could never
+// be reached and a larger signal would fail after the work ran, so both are
+// refused up front.
+void CheckSemaphoreValue(uint64_t value, const std::string& what) {
+  if (value > h::kSemaphoreMaxValue) {
+    ThrowStatus(OutOfRangeError(
+        what + ": semaphore value " + std::to_string(value) +
+        " is above the maximum " + std::to_string(h::kSemaphoreMaxValue)));
+  }
+}
+
+// A timepoint a queue operation is asked to signal must be above the
+// semaphore's current value, as IREE requires; Ember's fences treat a
+// reached timepoint as done, so it is refused here, before any work runs
+// (OUT_OF_RANGE, IREE's code). A failed semaphore is left to the operation,
+// which reports it.
+void CheckSignalValue(const h::Semaphore& semaphore, uint64_t value,
+                      const std::string& what) {
+  Result<uint64_t> current = semaphore.Query();
+  if (current.ok() && value <= current.value()) {
+    ThrowStatus(OutOfRangeError(
+        what + ": semaphore values must increase monotonically; current " +
+        std::to_string(current.value()) + ", new " + std::to_string(value)));
+  }
+}
+
+// iree.runtime's semaphore-list argument: a HalFence, or a sequence of
+// (HalSemaphore, value) pairs (tuples or lists). Null for an empty list.
+Ref<h::Fence> ToFence(nb::handle list, const std::string& what, bool signal) {
+  if (nb::isinstance<HalFence>(list)) {
+    Ref<h::Fence> fence = nb::cast<HalFence&>(list).fence;
+    for (const h::Fence::Timepoint& point : fence->timepoints()) {
+      CheckSemaphoreValue(point.value, what);
+      if (signal) CheckSignalValue(*point.semaphore, point.value, what);
+    }
+    return fence;
+  }
+  const char* expected =
+      "a HalFence or a sequence of (HalSemaphore, int) pairs";
+  nb::tuple items = SequenceAsTuple(list, what, expected);
+  if (items.size() == 0) return Ref<h::Fence>();
+  Ref<h::Fence> fence = h::Fence::Create();
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string entry = what + "[" + std::to_string(i) + "]";
+    nb::handle item = items[i];
+    if (!PyTuple_Check(item.ptr()) && !PyList_Check(item.ptr())) {
+      throw nb::type_error(
+          (entry + " must be a (HalSemaphore, int) pair, not " + TypeName(item))
+              .c_str());
+    }
+    nb::tuple pair = nb::steal<nb::tuple>(PySequence_Tuple(item.ptr()));
+    if (!pair.is_valid()) throw nb::python_error();
+    if (pair.size() != 2) {
+      throw nb::type_error((entry +
+                            " must be a (HalSemaphore, int) pair, not " +
+                            std::to_string(pair.size()) + " items")
+                               .c_str());
+    }
+    if (!nb::isinstance<HalSemaphore>(pair[0])) {
+      throw nb::type_error(
+          (entry + "[0] must be a HalSemaphore, not " + TypeName(pair[0]))
+              .c_str());
+    }
+    Ref<h::Semaphore> semaphore = nb::cast<HalSemaphore&>(pair[0]).semaphore;
+    uint64_t value = ToUint64(pair[1], entry + "[1]");
+    CheckSemaphoreValue(value, entry);
+    if (signal) CheckSignalValue(*semaphore, value, entry);
+    fence->Insert(semaphore, value);
+  }
+  return fence;
+}
+
+// The wait and signal lists of one queue operation.
+struct QueueFences {
+  Ref<h::Fence> wait;
+  Ref<h::Fence> signal;
+};
+QueueFences ToQueueFences(nb::handle wait_semaphores,
+                          nb::handle signal_semaphores) {
+  return {ToFence(wait_semaphores, "wait_semaphores", /*signal=*/false),
+          ToFence(signal_semaphores, "signal_semaphores", /*signal=*/true)};
+}
+
+// A buffer view shape: a sequence of non-negative ints, at most kMaxRank of
+// them (checked before the sequence is copied).
+std::vector<int64_t> ToShape(nb::handle shape) {
+  if (!shape.is_none() && !IsTextLike(shape) && PySequence_Check(shape.ptr())) {
+    Py_ssize_t rank = PySequence_Size(shape.ptr());
+    if (rank < 0) throw nb::python_error();
+    if (static_cast<size_t>(rank) > h::kMaxRank) {
+      throw nb::value_error(("shape rank " + std::to_string(rank) +
+                             " exceeds the maximum of " +
+                             std::to_string(h::kMaxRank))
+                                .c_str());
+    }
+  }
+  nb::tuple dims = SequenceAsTuple(shape, "shape", "a sequence of ints");
+  std::vector<int64_t> result;
+  result.reserve(dims.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    std::string what = "shape[" + std::to_string(i) + "]";
+    uint64_t dim = ToUint64(dims[i], what);
+    if (dim > static_cast<uint64_t>(INT64_MAX)) {
+      throw nb::value_error(
+          (what + " " + std::to_string(dim) + " is larger than 2**63 - 1")
+              .c_str());
+    }
+    result.push_back(static_cast<int64_t>(dim));
+  }
+  return result;
+}
+
+h::ElementType ToElementType(nb::handle value) {
+  uint64_t raw = ToUint64(value, "element_type");
+  if (raw > UINT32_MAX) {
+    throw nb::value_error(
+        ("element_type " + std::to_string(raw) + " does not fit 32 bits")
+            .c_str());
+  }
+  return static_cast<h::ElementType>(static_cast<uint32_t>(raw));
+}
+
+// The allocator specs of iree.runtime's `allocators=` argument. IREE wraps
+// the device allocator in "caching" or "debug" allocators; Ember's heap
+// allocator already reuses blocks and checks every range, so both names are
+// accepted and change nothing. Any other name is refused as IREE does.
+void CheckAllocatorSpecs(const std::optional<nb::list>& allocators) {
+  if (!allocators) return;
+  for (nb::handle item : *allocators) {
+    if (!PyUnicode_Check(item.ptr())) {
+      throw nb::type_error(
+          ("allocators entries must be str, not " + TypeName(item)).c_str());
+    }
+    std::string spec = nb::cast<std::string>(item);
+    std::string name = spec.substr(0, spec.find(':'));
+    if (name != "caching" && name != "debug") {
+      ThrowStatus(InvalidArgumentError("unrecognized allocator '" + name + "'"),
+                  "Error configuring the device");
+    }
+  }
+}
+
+// The one device each local driver has, as query_available_devices lists it.
+constexpr uint64_t kDefaultDeviceId = 0;
+
+nb::list AvailableDevices() {
+  nb::list devices;
+  nb::dict info;
+  info["device_id"] = kDefaultDeviceId;
+  info["path"] = "";
+  info["name"] = "default";
+  devices.append(info);
+  return devices;
+}
+
+// Makes a device of `driver` from the rest of a URI after its driver name
+// ("", "://path", "?key=value&..."), as iree_hal_driver_create_device_by_uri
+// does: the driver named in the URI is the driver's own business, so only
+// the path and the parameters count. Local drivers have no device paths.
+// `shown` is the URI as the caller wrote it, for messages.
+HalDevice CreateDriverDevice(const std::string& driver, const std::string& rest,
+                             const std::string& shown) {
+  const std::string uri = driver + rest;
+  const std::string context = "Error creating device '" + shown + "'";
+  h::DeviceUri parsed = Unwrap(h::ParseDeviceUri(uri), context.c_str());
+  if (!parsed.path.empty()) {
+    ThrowStatus(
+        NotFoundError("the " + driver + " driver has no device paths (got '" +
+                      parsed.path + "')"),
+        context.c_str());
+  }
+  return CreateDevice(uri);
+}
+
+// HalDriver.create_device: the id must be one query_available_devices
+// lists; `params` (str -> str) become the device URI's parameters.
+HalDevice CreateDeviceById(const HalDriver& self, uint64_t device_id,
+                           const std::optional<nb::dict>& params,
+                           const std::optional<nb::list>& allocators) {
+  if (device_id != kDefaultDeviceId) {
+    std::string available = nb::repr(AvailableDevices()).c_str();
+    throw nb::value_error(("Device id " + std::to_string(device_id) +
+                           " not found. Available devices: " + available)
+                              .c_str());
+  }
+  std::string query;
+  if (params) {
+    for (auto [key, value] : *params) {
+      if (!PyUnicode_Check(key.ptr()) || !PyUnicode_Check(value.ptr())) {
+        throw nb::type_error(("device params must map str to str, not " +
+                              TypeName(key) + " to " + TypeName(value))
+                                 .c_str());
+      }
+      std::string k = nb::cast<std::string>(key);
+      std::string v = nb::cast<std::string>(value);
+      if (k.empty() || k.find_first_of("&=") != std::string::npos ||
+          v.find('&') != std::string::npos) {
+        throw nb::value_error(("device param '" + k + "'='" + v +
+                               "' cannot be passed to the driver (keys must "
+                               "be non-empty without '&' or '=', values "
+                               "without '&')")
+                                  .c_str());
+      }
+      query += (query.empty() ? "?" : "&") + k + "=" + v;
+    }
+  }
+  CheckAllocatorSpecs(allocators);
+  return CreateDriverDevice(self.name, query, self.name + query);
+}
+
+// The command buffers of queue_execute: one, None (a barrier), or a
+// sequence of them, run in order.
+std::vector<Ref<h::CommandBuffer>> ToCommandBuffers(nb::handle value) {
+  std::vector<Ref<h::CommandBuffer>> result;
+  if (value.is_none()) return result;
+  auto add = [&](nb::handle item, const std::string& what) {
+    if (!nb::isinstance<HalCommandBuffer>(item)) {
+      throw nb::type_error(
+          (what + " must be a HalCommandBuffer, not " + TypeName(item))
+              .c_str());
+    }
+    const HalCommandBuffer& buffer = nb::cast<const HalCommandBuffer&>(item);
+    // Checked here, with the GIL, so that the check does not race with a
+    // thread that is still recording.
+    if (!buffer.command_buffer->finalized()) {
+      ThrowStatus(FailedPreconditionError(
+                      "command buffer recording has not been ended (call "
+                      "end() before submitting it)"),
+                  "executing command buffers");
+    }
+    result.push_back(buffer.command_buffer);
+  };
+  if (nb::isinstance<HalCommandBuffer>(value)) {
+    add(value, "command_buffers");
+    return result;
+  }
+  nb::tuple items = SequenceAsTuple(
+      value, "command_buffers",
+      "a HalCommandBuffer, None or a sequence of HalCommandBuffers");
+  for (size_t i = 0; i < items.size(); ++i) {
+    add(items[i], "command_buffers[" + std::to_string(i) + "]");
+  }
+  return result;
+}
+
+// Recording state of a Python-made command buffer (IREE's begin/end rules).
+void CheckRecording(const HalCommandBuffer& self, const char* context) {
+  if (!self.begun || self.command_buffer->finalized()) {
+    ThrowStatus(FailedPreconditionError(
+                    "command buffer is not in a recording state; all "
+                    "recording must happen between begin() and end()"),
+                context);
+  }
+}
+
+void EndRecording(HalCommandBuffer& self) {
+  CheckRecording(self, "command buffer end");
+  CheckStatus(self.command_buffer->Finalize(), "command buffer end");
+}
+
+// Runs a queue operation with the GIL released and raises its failure.
+void RunQueued(const std::function<Status()>& operation, const char* context) {
+  Status status = [&] {
+    nb::gil_scoped_release release;
+    return operation();
+  }();
+  CheckStatus(status, context);
 }
 
 int MappedMemoryGetBuffer(PyObject* exporter, Py_buffer* view, int flags) {
@@ -264,24 +604,61 @@ void BindHal(nb::module_& m) {
       "device_uri"_a);
 
   nb::class_<HalDriver>(m, "HalDriver")
-      .def("create_default_device",
-           [](const HalDriver& self) { return CreateDevice(self.name); })
+      .def_static("query",
+                  [] {
+                    std::vector<std::string> names;
+                    for (const h::DriverInfo& info : Drivers().drivers()) {
+                      names.push_back(info.name);
+                    }
+                    return names;
+                  })
+      .def(
+          "create_default_device",
+          [](const HalDriver& self, std::optional<nb::list> allocators) {
+            CheckAllocatorSpecs(allocators);
+            return CreateDevice(self.name);
+          },
+          "allocators"_a = nb::none())
+      .def(
+          "create_device",
+          [](const HalDriver& self, uint64_t device_id,
+             std::optional<nb::dict> params,
+             std::optional<nb::list> allocators) {
+            return CreateDeviceById(self, device_id, params, allocators);
+          },
+          "device_id"_a, "params"_a = nb::none(), "allocators"_a = nb::none())
+      .def(
+          "create_device",
+          [](const HalDriver& self, nb::dict device_info,
+             std::optional<nb::dict> params,
+             std::optional<nb::list> allocators) {
+            // The dict query_available_devices returns; a missing id is a
+            // KeyError, as in iree.runtime.
+            nb::object id = device_info["device_id"];
+            return CreateDeviceById(self,
+                                    ToUint64(id, "device_info['device_id']"),
+                                    params, allocators);
+          },
+          "device_info"_a, "params"_a = nb::none(), "allocators"_a = nb::none())
       .def(
           "create_device_by_uri",
-          [](const HalDriver&, const std::string& uri) {
-            return CreateDevice(uri);
+          [](const HalDriver& self, const std::string& uri,
+             std::optional<nb::list> allocators) {
+            CheckAllocatorSpecs(allocators);
+            // Whatever driver the URI names, this driver makes the device.
+            size_t driver_end = std::min(uri.find("://"), uri.find('?'));
+            std::string rest =
+                driver_end == std::string::npos ? "" : uri.substr(driver_end);
+            return CreateDriverDevice(self.name, rest, uri);
           },
-          "device_uri"_a)
+          "device_uri"_a, "allocators"_a = nb::none())
       .def("query_available_devices",
-           [](const HalDriver& self) {
-             nb::list devices;
-             nb::dict info;
-             info["device_id"] = 0;
-             info["path"] = "";
-             info["name"] = self.name;
-             devices.append(info);
-             return devices;
-           })
+           [](const HalDriver&) { return AvailableDevices(); })
+      .def(
+          "dump_device_info",
+          // IREE's local drivers have nothing to say about any device id.
+          [](const HalDriver&, uint64_t) { return std::string(); },
+          "device_id"_a)
       .def("__repr__", [](const HalDriver& self) {
         return "<HalDriver " + self.name + ">";
       });
@@ -300,6 +677,143 @@ void BindHal(nb::module_& m) {
             return HalSemaphore{h::Semaphore::Create(initial_value)};
           },
           "initial_value"_a)
+      .def(
+          "begin_profiling",
+          [](const HalDevice&, std::optional<std::string> mode,
+             std::optional<std::string> /*file_path*/) {
+            // IREE's local-sync and local-task devices accept profiling
+            // requests and record nothing; so do Ember's CPU devices. The
+            // mode is still checked as iree.runtime checks it.
+            if (mode && *mode != "queue" && *mode != "dispatch" &&
+                *mode != "executable") {
+              throw nb::value_error("unrecognized profiling mode");
+            }
+          },
+          "mode"_a = nb::none(), "file_path"_a = nb::none())
+      .def("flush_profiling", [](const HalDevice&) {})
+      .def("end_profiling", [](const HalDevice&) {})
+      .def(
+          "queue_alloca",
+          [](const HalDevice& self, uint64_t allocation_size,
+             nb::handle wait_semaphores, nb::handle signal_semaphores) {
+            QueueFences fences =
+                ToQueueFences(wait_semaphores, signal_semaphores);
+            const Ref<h::Fence>& wait = fences.wait;
+            const Ref<h::Fence>& signal = fences.signal;
+            // The buffer IREE's queue_alloca makes: device-local and host
+            // visible, for transfers, dispatches and mapping.
+            h::BufferParams params;
+            params.type =
+                h::MemoryType::kDeviceLocal | h::MemoryType::kHostVisible;
+            params.usage = h::BufferUsage::kDefault | h::BufferUsage::kMapping |
+                           h::BufferUsage::kMappingAccessRandom;
+            Ref<h::Device> device = self.device;
+            Result<Ref<h::Buffer>> buffer = [&] {
+              nb::gil_scoped_release release;
+              return device->QueueAlloca(wait, signal, params, allocation_size);
+            }();
+            return HalBuffer{
+                Unwrap(std::move(buffer), "allocating memory on queue")};
+          },
+          "allocation_size"_a, "wait_semaphores"_a, "signal_semaphores"_a,
+          "Allocates a buffer of `allocation_size` bytes once the wait "
+          "semaphores (a HalFence or [(HalSemaphore, value), ...]) are "
+          "reached, then signals the signal semaphores. Returns the "
+          "HalBuffer.")
+      .def(
+          "queue_dealloca",
+          [](const HalDevice& self, const HalBuffer& buffer,
+             nb::handle wait_semaphores, nb::handle signal_semaphores) {
+            QueueFences fences =
+                ToQueueFences(wait_semaphores, signal_semaphores);
+            const Ref<h::Fence>& wait = fences.wait;
+            const Ref<h::Fence>& signal = fences.signal;
+            Ref<h::Device> device = self.device;
+            Ref<h::Buffer> target = buffer.buffer;
+            // The memory itself goes when the last reference does.
+            RunQueued(
+                [&] { return device->QueueDealloca(wait, signal, target); },
+                "deallocating memory on queue");
+          },
+          "buffer"_a, "wait_semaphores"_a, "signal_semaphores"_a,
+          "Releases a queue-ordered buffer after the wait semaphores are "
+          "reached, then signals the signal semaphores.")
+      .def(
+          "queue_copy",
+          [](const HalDevice& self, const HalBuffer& source_buffer,
+             const HalBuffer& target_buffer, nb::handle wait_semaphores,
+             nb::handle signal_semaphores) {
+            QueueFences fences =
+                ToQueueFences(wait_semaphores, signal_semaphores);
+            const Ref<h::Fence>& wait = fences.wait;
+            const Ref<h::Fence>& signal = fences.signal;
+            Ref<h::Buffer> source = source_buffer.buffer;
+            Ref<h::Buffer> target = target_buffer.buffer;
+            // As iree.runtime: the whole source to the start of the target.
+            const uint64_t length = source->byte_length();
+            if (length > target->byte_length()) {
+              throw nb::value_error(
+                  ("the source buffer (" + std::to_string(length) +
+                   " bytes) does not fit in the target buffer (" +
+                   std::to_string(target->byte_length()) + " bytes)")
+                      .c_str());
+            }
+            Ref<h::Device> device = self.device;
+            RunQueued(
+                [&] {
+                  return device->QueueCopy(wait, signal, source, 0, target, 0,
+                                           length);
+                },
+                "Copying buffer on queue");
+          },
+          "source_buffer"_a, "target_buffer"_a, "wait_semaphores"_a,
+          "signal_semaphores"_a,
+          "Copies all of `source_buffer` to the start of `target_buffer` "
+          "after the wait semaphores are reached, then signals the signal "
+          "semaphores.")
+      .def(
+          "queue_execute",
+          [](const HalDevice& self, nb::handle command_buffers,
+             nb::handle wait_semaphores, nb::handle signal_semaphores) {
+            std::vector<Ref<h::CommandBuffer>> buffers =
+                ToCommandBuffers(command_buffers);
+            QueueFences fences =
+                ToQueueFences(wait_semaphores, signal_semaphores);
+            const Ref<h::Fence>& wait = fences.wait;
+            const Ref<h::Fence>& signal = fences.signal;
+            Ref<h::Device> device = self.device;
+            RunQueued(
+                [&]() -> Status {
+                  if (buffers.empty())
+                    return device->QueueBarrier(wait, signal);
+                  // One submission per command buffer, chained through a
+                  // fresh semaphore each, so that the order holds on a
+                  // device that defers submissions: the first waits for
+                  // `wait`, the last signals `signal`, and a failure fails
+                  // every later link (and so `signal`). A submission that
+                  // fails at once ends the chain here and fails `signal`.
+                  Ref<h::Fence> previous = wait;
+                  for (size_t i = 0; i < buffers.size(); ++i) {
+                    const bool last = i + 1 == buffers.size();
+                    Ref<h::Fence> next =
+                        last ? signal : h::Fence::CreateWithNewSemaphore();
+                    Status status =
+                        device->QueueExecute(previous, next, buffers[i], {});
+                    if (!status.ok()) {
+                      if (!last && signal) signal->Fail(status);
+                      return status;
+                    }
+                    previous = std::move(next);
+                  }
+                  return Status::Ok();
+                },
+                "executing command buffers");
+          },
+          "command_buffers"_a.none(), "wait_semaphores"_a,
+          "signal_semaphores"_a,
+          "Executes a HalCommandBuffer (or a sequence of them, in order; "
+          "None is a barrier) after the wait semaphores are reached, then "
+          "signals the signal semaphores.")
       .def("__repr__", [](const HalDevice& self) {
         return "<HalDevice " + std::string(self.device->id()) + ">";
       });
@@ -312,6 +826,8 @@ void BindHal(nb::module_& m) {
       .def(
           "signal",
           [](HalSemaphore& self, uint64_t new_value) {
+            // Not above the current value: IndexError, as iree.runtime.
+            CheckSignalValue(*self.semaphore, new_value, "signal failed");
             CheckStatus(self.semaphore->Signal(new_value), "signal failed");
           },
           "new_value"_a)
@@ -480,6 +996,52 @@ void BindHal(nb::module_& m) {
   buffer
       .def("byte_length",
            [](const HalBuffer& self) { return self.buffer->byte_length(); })
+      .def("__repr__",
+           [](const HalBuffer& self) {
+             const h::Buffer& buffer = *self.buffer;
+             return "<HalBuffer " + std::to_string(buffer.byte_length()) +
+                    " bytes (at offset " +
+                    std::to_string(buffer.byte_offset()) + " into " +
+                    std::to_string(buffer.allocation_size()) +
+                    "), memory_type=" +
+                    h::MemoryTypeToString(buffer.memory_type()) +
+                    ", allowed_access=" +
+                    h::MemoryAccessToString(buffer.allowed_access()) +
+                    ", allowed_usage=" +
+                    h::BufferUsageToString(buffer.allowed_usage()) + ">";
+           })
+      .def("memory_type",
+           [](const HalBuffer& self) {
+             return static_cast<uint32_t>(self.buffer->memory_type());
+           })
+      .def("allowed_usage",
+           [](const HalBuffer& self) {
+             return static_cast<uint32_t>(self.buffer->allowed_usage());
+           })
+      .def(
+          "fill_zero",
+          [](const HalBuffer& self, uint64_t byte_offset,
+             uint64_t byte_length) {
+            Ref<h::Buffer> buffer = self.buffer;
+            h::BufferMapping mapping = Unwrap(
+                buffer->Map(h::MappingMode::kScoped, h::MemoryAccess::kWrite,
+                            byte_offset, byte_length),
+                "Error zero filling buffer");
+            nb::gil_scoped_release release;
+            if (mapping.size() != 0)
+              std::memset(mapping.data(), 0, mapping.size());
+          },
+          "byte_offset"_a, "byte_length"_a)
+      .def("map",
+           [](const HalBuffer& self) {
+             Ref<h::Buffer> buffer = self.buffer;
+             h::BufferMapping mapping = Unwrap(
+                 buffer->Map(h::MappingMode::kScoped,
+                             h::MemoryAccess::kRead | h::MemoryAccess::kWrite,
+                             0, h::kWholeBuffer),
+                 "could not map the buffer");
+             return MappedMemory{std::move(mapping), std::move(buffer)};
+           })
       .def(
           "create_view",
           [](const HalBuffer& self, std::vector<int64_t> shape,
@@ -493,14 +1055,53 @@ void BindHal(nb::module_& m) {
 
   auto view = nb::class_<HalBufferView>(m, "HalBufferView");
   BindRefProtocol(view, &HalBufferView::view);
-  view.def_prop_ro("shape",
+  view.def(
+          "__init__",
+          [](HalBufferView* self, const HalBuffer& buffer, nb::handle shape,
+             nb::handle element_type) {
+            std::vector<int64_t> dims = ToShape(shape);
+            h::ElementType type = ToElementType(element_type);
+            // Unlike iree.runtime, a shape that needs more bytes than the
+            // buffer has is refused (OUT_OF_RANGE -> IndexError) rather than
+            // mapped past the end.
+            Ref<h::BufferView> created =
+                Unwrap(h::BufferView::Create(buffer.buffer, dims, type,
+                                             h::EncodingType::kDenseRowMajor),
+                       "creating buffer view");
+            new (self) HalBufferView{std::move(created)};
+          },
+          "buffer"_a, "shape"_a, "element_type"_a)
+      .def_prop_ro("byte_length",
+                   [](const HalBufferView& self) {
+                     // IREE's definition: whole bytes per element times the
+                     // element count (sub-byte types take a byte each). The
+                     // product is bounded by the buffer for byte-aligned
+                     // types and wraps like IREE's otherwise.
+                     uint64_t length =
+                         h::DenseByteCount(self.view->element_type());
+                     for (int64_t dim : self.view->shape()) {
+                       length *= static_cast<uint64_t>(dim);
+                     }
+                     return length;
+                   })
+      .def_prop_ro("shape",
                    [](const HalBufferView& self) {
                      return std::vector<int64_t>(self.view->shape().begin(),
                                                  self.view->shape().end());
                    })
-      .def_prop_ro(
-          "element_type",
-          [](const HalBufferView& self) { return self.view->element_type(); })
+      .def_prop_ro("element_type",
+                   [](const HalBufferView& self) -> nb::object {
+                     // A HalElementType member, or the plain int for a type
+                     // the enum does not name (iree.runtime returns ints).
+                     const auto raw =
+                         static_cast<uint32_t>(self.view->element_type());
+                     nb::handle type = nb::type<h::ElementType>();
+                     PyObject* member =
+                         PyObject_CallOneArg(type.ptr(), nb::int_(raw).ptr());
+                     if (member) return nb::steal(member);
+                     PyErr_Clear();
+                     return nb::int_(raw);
+                   })
       .def("get_buffer",
            [](const HalBufferView& self) {
              return HalBuffer{self.view->buffer()};
@@ -518,6 +1119,127 @@ void BindHal(nb::module_& m) {
       .def("__repr__", [](const HalBufferView& self) {
         return "<HalBufferView (" + self.view->ShapeAndTypeString() + ")>";
       });
+
+  auto command_buffer = nb::class_<HalCommandBuffer>(m, "HalCommandBuffer");
+  BindRefProtocol(command_buffer, &HalCommandBuffer::command_buffer);
+  command_buffer
+      .def(
+          "__init__",
+          [](HalCommandBuffer* self, const HalDevice& /*device*/,
+             uint64_t binding_capacity, bool begin) {
+            // Ember's command buffers belong to no device: any device of the
+            // process executes them.
+            if (binding_capacity > h::CommandBuffer::kMaxBindingCapacity) {
+              ThrowStatus(
+                  OutOfRangeError(
+                      "binding capacity " + std::to_string(binding_capacity) +
+                      " exceeds the maximum of " +
+                      std::to_string(h::CommandBuffer::kMaxBindingCapacity)),
+                  "creating command buffer");
+            }
+            const auto capacity = static_cast<uint32_t>(binding_capacity);
+            Ref<h::CommandBuffer> created = Unwrap(
+                h::CommandBuffer::Create(h::CommandBufferMode::kOneShot,
+                                         h::CommandCategory::kAny, capacity),
+                "creating command buffer");
+            new (self) HalCommandBuffer{std::move(created), begin};
+          },
+          "device"_a, "binding_capacity"_a = 0, "begin"_a = true)
+      .def("begin",
+           [](HalCommandBuffer& self) {
+             if (self.command_buffer->finalized()) {
+               ThrowStatus(FailedPreconditionError(
+                               "command buffer has already been recorded; "
+                               "re-recording command buffers is not allowed"),
+                           "command buffer begin");
+             }
+             if (self.begun) {
+               ThrowStatus(
+                   FailedPreconditionError(
+                       "command buffer is already in a recording state"),
+                   "command buffer begin");
+             }
+             self.begun = true;
+           })
+      .def("end", &EndRecording)
+      .def(
+          "copy",
+          [](HalCommandBuffer& self, const HalBuffer& source_buffer,
+             const HalBuffer& target_buffer, uint64_t source_offset,
+             uint64_t target_offset, std::optional<uint64_t> length, bool end) {
+            CheckRecording(self, "copy command");
+            uint64_t resolved = 0;
+            if (length) {
+              resolved = *length;
+            } else {
+              resolved = source_buffer.buffer->byte_length();
+              if (resolved != target_buffer.buffer->byte_length()) {
+                throw nb::value_error(
+                    "If length is not provided, source and target buffer "
+                    "lengths must match; provide an explicit length=");
+              }
+            }
+            CheckStatus(self.command_buffer->Copy(
+                            {{source_buffer.buffer, 0, source_offset, resolved},
+                             {target_buffer.buffer, 0, target_offset, resolved},
+                             resolved}),
+                        "copy command");
+            if (end) EndRecording(self);
+          },
+          "source_buffer"_a, "target_buffer"_a, "source_offset"_a = 0,
+          "target_offset"_a = 0, "length"_a = nb::none(), "end"_a = false,
+          "Records a copy of `length` bytes (default: the whole source, whose "
+          "length must then equal the target's) between two buffers.")
+      .def(
+          "fill",
+          [](HalCommandBuffer& self, const HalBuffer& target_buffer,
+             nb::handle pattern, uint64_t target_offset,
+             std::optional<uint64_t> length, bool end) {
+            CheckRecording(self, "command buffer fill");
+            uint64_t value = 0;
+            uint32_t pattern_length = 0;
+            {
+              PythonBuffer bytes(pattern);
+              const Py_ssize_t size = bytes.view.len;
+              if (size != 1 && size != 2 && size != 4) {
+                ThrowStatus(InvalidArgumentError(
+                                "fill patterns must be 1, 2 or 4 bytes "
+                                "(pattern_length=" +
+                                std::to_string(size) + ")"),
+                            "command buffer fill");
+              }
+              pattern_length = static_cast<uint32_t>(size);
+              // The pattern's bytes in memory order, as a value of its width.
+              if (size == 1) {
+                uint8_t narrow;
+                std::memcpy(&narrow, bytes.view.buf, 1);
+                value = narrow;
+              } else if (size == 2) {
+                uint16_t narrow;
+                std::memcpy(&narrow, bytes.view.buf, 2);
+                value = narrow;
+              } else {
+                uint32_t narrow;
+                std::memcpy(&narrow, bytes.view.buf, 4);
+                value = narrow;
+              }
+            }
+            // As iree.runtime: no length means the target's whole length
+            // (from target_offset, so a non-zero offset needs a length).
+            uint64_t resolved =
+                length ? *length : target_buffer.buffer->byte_length();
+            CheckStatus(self.command_buffer->Fill(
+                            {{target_buffer.buffer, 0, target_offset, resolved},
+                             value,
+                             pattern_length}),
+                        "command buffer fill");
+            if (end) EndRecording(self);
+          },
+          "target_buffer"_a, "pattern"_a, "target_offset"_a = 0,
+          "length"_a = nb::none(), "end"_a = false,
+          "Records a fill of `length` bytes (default: the target's byte "
+          "length) with `pattern`, a 1, 2 or 4-byte buffer (e.g. a numpy "
+          "scalar array).");
 
   nb::class_<MappedMemory>(m, "MappedMemory",
                            nb::type_slots(mapped_memory_slots))
