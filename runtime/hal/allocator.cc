@@ -43,8 +43,18 @@ void Allocator::ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size) {
   std::free(data);
 }
 
-Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& params,
+BufferParams Allocator::HeapParams(BufferParams params) {
+  params.type =
+      (params.type | MemoryType::kHostVisible) & ~MemoryType::kOptimal;
+  params.usage = params.usage | BufferUsage::kMappingScoped |
+                 BufferUsage::kMappingPersistent |
+                 BufferUsage::kMappingAccessRandom | BufferUsage::kTransfer;
+  return params;
+}
+
+Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& requested,
                                         uint64_t size) {
+  const BufferParams params = HeapParams(requested);
   if (size > kMaxAllocationSize) {
     return ResourceExhaustedError("cannot allocate a buffer of " +
                                   std::to_string(size) + " bytes");
@@ -94,9 +104,10 @@ Result<Ref<Buffer>> Allocator::AllocateCopy(const BufferParams& params,
   return buffer;
 }
 
-Result<Ref<Buffer>> Allocator::Import(const BufferParams& params,
+Result<Ref<Buffer>> Allocator::Import(const BufferParams& requested,
                                       std::span<uint8_t> bytes,
                                       std::function<void()> release) {
+  const BufferParams params = HeapParams(requested);
   counters_->bytes_imported.fetch_add(bytes.size());
   counters_->import_count.fetch_add(1, std::memory_order_relaxed);
   uint64_t size = bytes.size();

@@ -73,6 +73,11 @@ class Allocator final : public RefCounted {
     std::atomic<uint64_t> import_count{0};
   };
   Allocator() = default;
+  // What IREE's heap allocator makes of requested parameters: every buffer
+  // is host visible (never "optimal"), mappable scoped and persistent with
+  // random access, and usable for transfers; programs and Python code see
+  // these bits (e.g. a result's memory type) and behave by them.
+  static BufferParams HeapParams(BufferParams params);
   static void ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size);
 
   // Shared with the buffers' release callbacks, which may outlive us.

@@ -101,7 +101,7 @@ enum class BufferUsage : uint32_t {
   kMappingOptional = 1u << 26,
   kMappingAccessRandom = 1u << 27,
   kMappingAccessSequentialWrite = 1u << 28,
-  kMapping = kMappingScoped | kMappingPersistent,
+  kMapping = kMappingScoped | kMappingAccessRandom,  // as IREE defines it
   kDefault = kTransfer | kDispatchStorage,
 };
 EMBER_HAL_BITFIELD(BufferUsage)

@@ -98,13 +98,40 @@ TEST(BufferTest, SubspansAreCheckedAndFlat) {
   EXPECT_FALSE(a->Overlaps(*b, 0, 128, 0, 0));
 }
 
+// As IREE's heap allocator: every buffer it makes or imports is host
+// visible, not "optimal", mappable (scoped, persistent, random access) and
+// usable for transfers; access bits are kept as asked.
+TEST(BufferTest, TheHeapAllocatorWidensParametersAsIreeDoes) {
+  auto allocator = Allocator::CreateHeap();
+  BufferParams asked;
+  asked.type = MemoryType::kDeviceLocal | MemoryType::kOptimal;
+  asked.usage = BufferUsage::kDispatchStorage;
+  asked.access = MemoryAccess::kRead;
+  for (int imported = 0; imported < 2; ++imported) {
+    std::vector<uint8_t> host(16);
+    Ref<Buffer> buffer = imported ? *allocator->Import(asked, host, nullptr)
+                                  : *allocator->Allocate(asked, 16);
+    EXPECT_EQ(buffer->memory_type(),
+              MemoryType::kDeviceLocal | MemoryType::kHostVisible);
+    EXPECT_EQ(buffer->allowed_usage(), BufferUsage::kDispatchStorage |
+                                           BufferUsage::kTransfer |
+                                           BufferUsage::kMappingScoped |
+                                           BufferUsage::kMappingPersistent |
+                                           BufferUsage::kMappingAccessRandom);
+    EXPECT_EQ(buffer->allowed_access(), MemoryAccess::kRead);
+  }
+  EXPECT_EQ(static_cast<uint32_t>(BufferUsage::kMapping), 0x09000000u);
+}
+
 TEST(BufferTest, AccessAndUsageAreValidated) {
   auto allocator = Allocator::CreateHeap();
   std::vector<uint8_t> host(16);
   BufferParams read_only;
   read_only.access = MemoryAccess::kRead;
   read_only.usage = BufferUsage::kTransferSource | BufferUsage::kMappingScoped;
-  Ref<Buffer> buffer = *allocator->Import(read_only, host, nullptr);
+  // Wrapped directly: the heap allocator would widen the usage (below).
+  Ref<Buffer> buffer = Buffer::WrapAllocation(host.data(), 16, read_only,
+                                              std::function<void()>());
   EXPECT_TRUE(
       buffer->Map(MappingMode::kScoped, MemoryAccess::kRead, 0, 16).ok());
   auto write = buffer->Map(MappingMode::kScoped, MemoryAccess::kWrite, 0, 16);
