@@ -33,6 +33,21 @@ from ember._ember import (  # noqa: F401
     query_available_drivers,
 )
 
+from . import array_interop, function, system_api, system_setup  # noqa: F401
+from .array_interop import DeviceArray, asdevicearray  # noqa: F401
+from .function import FunctionInvoker  # noqa: F401
+from .system_api import (  # noqa: F401
+    TARGET_BACKEND_TO_DRIVER,
+    Config,
+    SystemContext,
+    load_vm_flatbuffer,
+    load_vm_flatbuffer_file,
+    load_vm_module,
+    load_vm_modules,
+    normalize_value,
+)
+from .system_setup import get_device, get_first_device  # noqa: F401
+
 __all__ = [
     "BufferUsage",
     "HalAllocator",
@@ -57,4 +72,18 @@ __all__ = [
     "create_hal_module",
     "get_driver",
     "query_available_drivers",
+    # The high-level API (system_api, system_setup, function, array_interop).
+    "Config",
+    "DeviceArray",
+    "FunctionInvoker",
+    "SystemContext",
+    "TARGET_BACKEND_TO_DRIVER",
+    "asdevicearray",
+    "get_device",
+    "get_first_device",
+    "load_vm_flatbuffer",
+    "load_vm_flatbuffer_file",
+    "load_vm_module",
+    "load_vm_modules",
+    "normalize_value",
 ]

@@ -1,0 +1,83 @@
+"""Driver and device discovery, cached for the whole process.
+
+Devices are costly to create (each owns worker pools), so ``get_device``
+keeps one per URI unless asked not to. ``IREE_DEFAULT_DEVICE`` (a comma list
+of device URIs) overrides the default list tried by ``get_first_device``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Collection, Optional, Sequence
+
+from ember._ember import HalDevice, HalDriver, get_driver
+
+__all__ = [
+    "DEFAULT_DRIVER_NAMES",
+    "get_device",
+    "get_driver",
+    "get_first_device",
+    "query_available_drivers",
+]
+
+DEFAULT_DRIVER_NAMES = "local-task,cuda,vulkan"
+
+_devices_lock = threading.RLock()
+_devices_by_uri: dict = {}
+
+
+def query_available_drivers() -> Collection[str]:
+    """Names of the HAL drivers this build registers."""
+    return HalDriver.query()
+
+
+def get_device(device_uri: str, cache: bool = True) -> HalDevice:
+    """The device for ``device_uri`` (a driver name or "driver://path?params").
+
+    With ``cache`` (the default) one device per URI is created and reused.
+    """
+    with _devices_lock:
+        if cache:
+            device = _devices_by_uri.get(device_uri)
+            if device is not None:
+                return device
+        device = get_driver(device_uri).create_device_by_uri(device_uri)
+        if cache:
+            _devices_by_uri[device_uri] = device
+        return device
+
+
+def _default_device_uris() -> list:
+    uris = os.environ.get("IREE_DEFAULT_DEVICE")
+    if uris is None:
+        uris = DEFAULT_DRIVER_NAMES
+    return [uri.strip() for uri in uris.split(",")]
+
+
+def get_first_device(device_uris: Optional[Sequence[str]] = None,
+                     cache: bool = True) -> HalDevice:
+    """The first device that can be created from ``device_uris``, in order.
+
+    Without a list, ``$IREE_DEFAULT_DEVICE`` (comma separated) or
+    ``DEFAULT_DRIVER_NAMES`` is used. Unknown drivers (ValueError) are
+    skipped silently; if a known driver failed, RuntimeError chains the last
+    failure, otherwise ValueError says that nothing matched.
+    """
+    if device_uris is None:
+        device_uris = _default_device_uris()
+    failure = None
+    for uri in device_uris:
+        try:
+            return get_device(uri, cache=cache)
+        except ValueError:
+            continue
+        except Exception as error:  # pylint: disable=broad-except
+            logging.info("Failed to create device %s: %s", uri, error)
+            failure = error
+    if failure is not None:
+        raise RuntimeError(
+            "Could not create device. Exception for last tried follows."
+        ) from failure
+    raise ValueError(f"No device found from list {device_uris}")
