@@ -24,10 +24,11 @@ def test_readme_python_example_runs_as_written(ember_rt):
     assert lines[-1] == "55"
 
 
-def test_readme_tensor_example_runs_as_written(ember_rt):
+def test_readme_tensor_examples_run_as_written(ember_rt):
     blocks = python_blocks()
-    assert len(blocks) >= 2, "README.md has no tensor example"
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        exec(compile(blocks[1], str(README), "exec"), {})
-    assert out.getvalue().splitlines()[-1] == "[ 10.  40.  90. 160.]"
+    assert len(blocks) >= 3, "README.md lacks the tensor examples"
+    for block in blocks[1:3]:  # high-level, then low-level
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, str(README), "exec"), {})
+        assert out.getvalue().splitlines()[-1] == "[ 10.  40.  90. 160.]"
