@@ -40,9 +40,15 @@ Ref<Semaphore> Semaphore::Create(uint64_t initial_value) {
 }
 
 Result<uint64_t> Semaphore::Query() const {
+  const uint64_t value = value_.load(std::memory_order_acquire);
+  if (value != kSemaphoreFailureValue) [[likely]]
+    return value;
   std::lock_guard lock(mutex_);
-  if (!failure_.ok()) return failure_;
-  return value_;
+  return failure_;
+}
+
+void Semaphore::ChangedLocked() {
+  if (waiters_ != 0) changed_.notify_all();
 }
 
 Status Semaphore::Signal(uint64_t value) {
@@ -54,14 +60,15 @@ Status Semaphore::Signal(uint64_t value) {
                              " is above the maximum " +
                              std::to_string(kSemaphoreMaxValue));
     }
-    if (value <= value_) {
+    const uint64_t current = value_.load(std::memory_order_relaxed);
+    if (value <= current) {
       return FailedPreconditionError(
           "semaphore signalled to " + std::to_string(value) +
-          ", not above its current value " + std::to_string(value_));
+          ", not above its current value " + std::to_string(current));
     }
-    value_ = value;
+    value_.store(value, std::memory_order_release);
+    ChangedLocked();
   }
-  changed_.notify_all();
   BumpSemaphoreEpoch();
   return Status::Ok();
 }
@@ -70,15 +77,15 @@ Status Semaphore::SignalAtLeast(uint64_t value) {
   {
     std::lock_guard lock(mutex_);
     if (!failure_.ok()) return failure_;
-    if (value <= value_) return Status::Ok();
+    if (value <= value_.load(std::memory_order_relaxed)) return Status::Ok();
     if (value > kSemaphoreMaxValue) {
       return OutOfRangeError("semaphore value " + std::to_string(value) +
                              " is above the maximum " +
                              std::to_string(kSemaphoreMaxValue));
     }
-    value_ = value;
+    value_.store(value, std::memory_order_release);
+    ChangedLocked();
   }
-  changed_.notify_all();
   BumpSemaphoreEpoch();
   return Status::Ok();
 }
@@ -89,18 +96,29 @@ void Semaphore::Fail(Status status) {
     std::lock_guard lock(mutex_);
     if (!failure_.ok()) return;
     failure_ = std::move(status);
-    value_ = kSemaphoreFailureValue;
+    value_.store(kSemaphoreFailureValue, std::memory_order_release);
+    ChangedLocked();
   }
-  changed_.notify_all();
   BumpSemaphoreEpoch();
 }
 
 Status Semaphore::Wait(uint64_t value, Timeout timeout) const {
+  // Reached already (the common case for a queue operation): no lock.
+  const uint64_t now = value_.load(std::memory_order_acquire);
+  if (now != kSemaphoreFailureValue && now >= value) return Status::Ok();
   std::unique_lock lock(mutex_);
-  auto ready = [&] { return !failure_.ok() || value_ >= value; };
+  auto ready = [&] {
+    return !failure_.ok() || value_.load(std::memory_order_relaxed) >= value;
+  };
+  ++waiters_;
+  bool reached = true;
   if (timeout.infinite()) {
     changed_.wait(lock, ready);
-  } else if (!changed_.wait_until(lock, timeout.deadline(), ready)) {
+  } else {
+    reached = changed_.wait_until(lock, timeout.deadline(), ready);
+  }
+  --waiters_;
+  if (!reached) {
     return Status(
         StatusCode::kDeadlineExceeded,
         "timed out waiting for semaphore value " + std::to_string(value));
@@ -151,7 +169,9 @@ size_t Fence::size() const {
 }
 
 Status Fence::Query() const {
-  for (const Timepoint& timepoint : timepoints()) {
+  // Semaphores never take a fence's lock, so holding it here is safe.
+  std::lock_guard lock(mutex_);
+  for (const Timepoint& timepoint : timepoints_) {
     EMBER_ASSIGN_OR_RETURN(uint64_t value, timepoint.semaphore->Query());
     if (value < timepoint.value) {
       return Status(StatusCode::kDeferred, "fence not yet reached");
@@ -161,7 +181,8 @@ Status Fence::Query() const {
 }
 
 Status Fence::Signal() {
-  for (const Timepoint& timepoint : timepoints()) {
+  std::lock_guard lock(mutex_);
+  for (const Timepoint& timepoint : timepoints_) {
     EMBER_RETURN_IF_ERROR(timepoint.semaphore->SignalAtLeast(timepoint.value));
   }
   return Status::Ok();

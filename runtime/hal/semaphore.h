@@ -16,6 +16,7 @@
 // with the timeout the caller gives; a timeout is DEADLINE_EXCEEDED.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -75,10 +76,17 @@ class Semaphore final : public RefCounted {
 
  private:
   explicit Semaphore(uint64_t value) : value_(value) {}
+  // Wakes waiters after a change; called with the mutex held.
+  void ChangedLocked();
+
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
-  uint64_t value_;
-  Status failure_;  // OK unless failed
+  // Written under mutex_, read without it by Query and Wait's fast path
+  // (every queue operation queries or waits); kSemaphoreFailureValue once
+  // failed.
+  std::atomic<uint64_t> value_;
+  mutable uint32_t waiters_ = 0;  // threads in changed_.wait (under mutex_)
+  Status failure_;                // OK unless failed (under mutex_)
 };
 
 class Fence final : public RefCounted {

@@ -629,12 +629,14 @@ Status QueueExecuteIndirect(
     std::span<const std::tuple<Ref<h::Buffer>, int64_t, int64_t>> bindings) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_RETURN_IF_ERROR(Require(cmd, "command buffer"));
-  std::vector<h::Binding> table;
-  table.reserve(bindings.size());
+  // Short tables (the usual case) need no allocation.
+  SmallVector<h::Binding, 8> table;
   for (const auto& [buffer, offset, length] : bindings) {
     table.push_back({buffer, DeviceSize(offset), DeviceSize(length)});
   }
-  return d->QueueExecute(wait, signal, cmd, table);
+  return d->QueueExecute(
+      wait, signal, cmd,
+      std::span<const h::Binding>(table.data(), table.size()));
 }
 
 Status QueueFill(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
