@@ -4,9 +4,20 @@
 // innermost dimension separated by spaces and every outer dimension's
 // entries in brackets. ember-run-module prints results this way and the
 // `check` module shows differing operands this way, so output can be
-// compared with iree-run-module's directly. Small floats (f16, bf16, the f8
-// variants) are decoded to their exact value; DecodeFloat is also what the
-// `check` module compares them with.
+// compared with iree-run-module's character for character.
+//
+// The details are IREE 3.11's (`iree_hal_buffer_view_format`):
+//   - integers in decimal, signless ones as signed;
+//   - every float type (f16, bf16, the f8 variants decoded exactly, f32, f64)
+//     through `%G` of IREE's bundled printf, whose digits are not always the
+//     C library's (FormatFloatG below);
+//   - anything else (i1 booleans, sub-byte integers, complex numbers, opaque
+//     data) as the uppercase hex of its bytes in memory order (`01`,
+//     `0000803F00000040`);
+//   - a budget of elements shared by the whole tensor: each innermost row
+//     prints what is left of it and "..." when that is less than the row,
+//     while every outer bracket is still printed; with a budget of 3,
+//     `2x2x2xi32=[[1 2][3...]][[...][...]]`.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +33,22 @@ namespace ember::hal {
 // and the f8 variants) at `bytes`; false for other types.
 bool DecodeFloat(const uint8_t* bytes, ElementType type, double* value);
 
-// One element as text ("1.5", "-3", "0x1f" for opaque data).
+// `value` as IREE 3.11's printf writes it for "%G" (or "%g" when not
+// `uppercase`): six significant digits, trailing zeros dropped, an exponent
+// of at least two digits below 1e-4 or from 1e6 up, and "nan", "inf" and
+// "-inf" in lowercase either way (a NaN's sign is not shown). Its exponent
+// and digits come from approximations, reproduced here operation for
+// operation, so a rare last digit differs from a correctly rounded printf.
+std::string FormatFloatG(double value, bool uppercase = true);
+
+// One element as iree_hal_format_element writes it ("1.5", "-3", "01" for
+// an i1, "0000803F00000040" for a complex f32 pair).
 std::string FormatElement(const uint8_t* bytes, ElementType type);
 
-// "SHAPExTYPE=..." for `view`, printing at most `max_elements` elements
-// ("..." after them).
+// "SHAPExTYPE=..." for `view`, printing at most `max_elements` elements as
+// described at the top of this file. OUT_OF_RANGE when the buffer holds
+// fewer bytes than the elements to print (IREE fails alike; sub-byte types
+// are read a byte per element).
 Result<std::string> FormatBufferView(BufferView& view,
                                      uint64_t max_elements = ~uint64_t{0});
 
