@@ -1,10 +1,79 @@
 #!/usr/bin/env bash
-# Builds the loader fuzzer's seed corpus from the compiled test corpus.
-#   fuzz/make_seed_corpus.sh [OUT_DIR]   (default: build/fuzz-seeds)
+# Builds a fuzz target's seed corpus.
+#   fuzz/make_seed_corpus.sh [OUT_DIR] [TARGET]
+#     (defaults: build/fuzz-seeds, module_loader_fuzzer)
+# The module loader, bytecode verifier and ELF fuzzers start from the
+# compiled test corpus (.vmfb files). npy_reader_fuzzer starts from small
+# .npy files written here (no numpy needed): every dtype the reader maps at
+# ranks 0 to 3, format versions 1.0 to 3.0, several arrays in one file, and
+# the forms it must refuse (Fortran order, big-endian, structured dtypes,
+# truncated data, a wrong magic or version, an oversized header).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build/fuzz-seeds}"
-python3 "$root/tools/ember_corpus.py" build --out "$root/build/corpus" >/dev/null
+target="${2:-module_loader_fuzzer}"
 mkdir -p "$out"
-cp "$root"/build/corpus/*.vmfb "$out"/
+case "$target" in
+  npy_reader_fuzzer)
+    python3 - "$out" <<'PY'
+import os
+import struct
+import sys
+
+out = sys.argv[1]
+
+
+def npy(descr, shape, data=None, version=(1, 0), fortran=False, quote="'"):
+    """One array as numpy.save writes it (data: a byte pattern by default)."""
+    if data is None:
+        count = 1
+        for dim in shape:
+            count *= dim
+        width = int(descr.lstrip("<>|=").lstrip("biufc"))
+        data = bytes((i * 37 + 11) & 0xFF for i in range(count * width))
+    dims = ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "")
+    q = quote
+    text = (f"{{{q}descr{q}: {descr if descr.startswith('[') else q + descr + q}"
+            f", {q}fortran_order{q}: {fortran}, {q}shape{q}: ({dims}), }}")
+    length_size = 2 if version[0] == 1 else 4
+    unpadded = 8 + length_size + len(text) + 1
+    header = text.encode("latin1") + b" " * (-unpadded % 64) + b"\n"
+    length = struct.pack("<H" if length_size == 2 else "<I", len(header))
+    return b"\x93NUMPY" + bytes(version) + length + header + data
+
+
+seeds = []
+for descr in ("|b1", "|i1", "<i2", "<i4", "<i8", "|u1", "<u2", "<u4", "<u8",
+              "<f2", "<f4", "<f8", "<c8", "<c16"):
+    for shape in ((), (3,), (2, 3), (2, 1, 2)):
+        seeds.append(npy(descr, shape))
+seeds += [
+    npy("<f4", (2, 2), version=(2, 0)),
+    npy("<f4", (2, 2), version=(3, 0)),
+    npy("<i4", (2,), quote='"'),
+    npy("=f8", (2,)),
+    npy(">i1", (4,)),
+    npy("<f4", (0,)),
+    npy("<i2", (2, 0, 3)),
+    npy("<f4", (3,)) + npy("|u1", (2, 2)) + npy("<c8", ()),
+    # Refused forms.
+    npy(">i4", (2,)),
+    npy("<f4", (2, 2), fortran=True),
+    npy("[('a', '<i4')]", (2,), data=b"\0" * 8),
+    npy("<f8", (4,), data=b"\0" * 12),
+    npy("<f4", (2,))[:20],
+    b"\x93NUMPZ" + npy("<f4", (1,))[6:],
+    b"\x93NUMPY\x04\x00" + npy("<f4", (1,))[8:],
+    b"\x93NUMPY\x02\x00\xff\xff\xff\xff" + b" " * 16,
+]
+for index, seed in enumerate(seeds):
+    with open(os.path.join(out, f"seed_{index:03d}.npy"), "wb") as f:
+        f.write(seed)
+PY
+    ;;
+  *)
+    python3 "$root/tools/ember_corpus.py" build --out "$root/build/corpus" >/dev/null
+    cp "$root"/build/corpus/*.vmfb "$out"/
+    ;;
+esac
 echo "$(ls "$out" | wc -l) seeds in $out"

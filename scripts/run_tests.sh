@@ -82,6 +82,8 @@ build_and_test asan -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON \
 step "Replaying the fuzz seed corpus under the sanitizers"
 build/asan/module_loader_fuzzer build/corpus
 build/asan/bytecode_verifier_fuzzer build/corpus
+fuzz/make_seed_corpus.sh build/npy-seeds npy_reader_fuzzer >/dev/null
+build/asan/npy_reader_fuzzer build/npy-seeds
 
 build_and_test release -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_FUZZERS=OFF
 build_and_test release-switch -DCMAKE_BUILD_TYPE=Release \

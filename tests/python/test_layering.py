@@ -36,6 +36,8 @@ def test_allowed_includes_pass(tmp_path):
     write(tmp_path, "runtime/vm/bytecode/g.cc",
           '#include "runtime/vm/bytecode/f_internal.h"\n')
     write(tmp_path, "tools/t.cc", '#include "runtime/vm/bytecode/c.h"\n')
+    write(tmp_path, "tools/io.h", "")
+    write(tmp_path, "fuzz/io_fuzzer.cc", '#include "tools/io.h"\n')
     result = run(tmp_path)
     assert result.returncode == 0, result.stderr
 
@@ -51,6 +53,9 @@ def test_back_edges_fail(tmp_path):
         "runtime/vm/w.cc": ('python/bindings/y.h', "runtime/ must not include python/"),
         "runtime/vm/v.cc": ('runtime/vm/bytecode/p_internal.h', "is private to"),
         "tools/x.cc": ('runtime/vm/bytecode/p_internal.h', "is private to"),
+        "runtime/hal/u.cc": ('tools/io.h', "runtime/ must not include tools/"),
+        "tests/t.cc": ('tools/io.h', "tests/ must not include tools/"),
+        "fuzz/f.cc": ('python/bindings/y.h', "fuzz/ must not include python/"),
     }
     for source, (target, message) in cases.items():
         root = tmp_path / source.replace("/", "_")
