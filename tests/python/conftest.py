@@ -16,12 +16,25 @@ Fixtures:
   sample_vmfb      the bundled python/ember/samples/simple_mul.vmfb
   ember_rt         the ember.runtime module
   iree_rt          the iree.runtime module (the oracle); skips if missing
+  iree_run_module  the oracle's iree-run-module (fails if missing)
+
+Helpers:
+  compile_mlir(name, text, flags)  a test's own MLIR compiled by the pinned
+                   iree-compile, cached under build/test-modules by compiler
+                   version, flags and source (as the corpus is)
+  ember_run_module_command()       how to run ember-run-module
+  CPU_COMPILE_FLAGS                llvm-cpu for a generic x86-64 host, f64
+                   and i64 kept
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
+import os
+import shutil
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,3 +171,69 @@ def ember_rt():
 @pytest.fixture(scope="session")
 def iree_rt():
     return pytest.importorskip("iree.runtime")
+
+
+# ---- test programs compiled on demand -----------------------------------------
+
+CPU_COMPILE_FLAGS = [
+    "--iree-hal-target-device=local",
+    "--iree-hal-local-target-device-backends=llvm-cpu",
+    "--iree-llvmcpu-target-cpu=generic",
+    "--iree-input-demote-f64-to-f32=false",
+]
+TEST_MODULE_CACHE = REPO_ROOT / "build" / "test-modules"
+_compiler_versions: dict[str, str] = {}
+
+
+def _iree_compile() -> str:
+    compiler = os.environ.get("EMBER_IREE_COMPILE") or shutil.which(
+        "iree-compile")
+    if not compiler:
+        pytest.fail("iree-compile (iree-base-compiler==3.11.0) is needed")
+    return compiler
+
+
+def compile_mlir(name: str, text: str, flags=CPU_COMPILE_FLAGS) -> Path:
+    """`text` compiled by the pinned compiler with `flags`; cached under
+    build/test-modules/NAME.KEY.vmfb, KEY a hash of the compiler version,
+    the flags and the source, so a rerun (or CI with a cached build/)
+    compiles nothing."""
+    compiler = _iree_compile()
+    if compiler not in _compiler_versions:
+        _compiler_versions[compiler] = subprocess.run(
+            [compiler, "--version"], capture_output=True, text=True,
+            timeout=120).stdout
+    key = hashlib.sha256("\0".join(
+        [_compiler_versions[compiler], *flags, text]).encode()).hexdigest()[:16]
+    module = TEST_MODULE_CACHE / f"{name}.{key}.vmfb"
+    if module.is_file():
+        return module
+    TEST_MODULE_CACHE.mkdir(parents=True, exist_ok=True)
+    source = module.with_suffix(f".{os.getpid()}.mlir")
+    source.write_text(text, encoding="utf-8")
+    partial = module.with_suffix(f".{os.getpid()}.tmp")
+    result = subprocess.run([compiler, str(source), *flags, "-o",
+                             str(partial)], capture_output=True, text=True,
+                            timeout=600)
+    source.unlink()
+    assert result.returncode == 0, result.stderr
+    partial.replace(module)  # atomic: concurrent runs never see half a file
+    return module
+
+
+def ember_run_module_command() -> list[str]:
+    """$EMBER_RUN_MODULE when set (a build directory's binary), else the
+    installed package's ember-run-module."""
+    explicit = os.environ.get("EMBER_RUN_MODULE")
+    if explicit:
+        return [explicit]
+    return [sys.executable, "-c",
+            "from ember._tools import run_module; run_module()"]
+
+
+@pytest.fixture(scope="session")
+def iree_run_module() -> str:
+    found = shutil.which("iree-run-module")
+    if not found:
+        pytest.fail("iree-run-module (iree-base-runtime==3.11.0) is needed")
+    return found

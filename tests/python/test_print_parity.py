@@ -15,14 +15,12 @@ else the installed one.
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import compile_mlir, ember_run_module_command
 
 TIMEOUT = 120
 
@@ -125,50 +123,19 @@ func.func @two_results() -> (tensor<2x2xf32>, tensor<3xi1>) {
 PRINT_MLIR = ("".join(constant(*case) for case in ELEMENT_CASES + SHAPE_CASES)
               + EXTRA_MLIR)
 
-COMPILE_FLAGS = [
-    "--iree-hal-target-device=local",
-    "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=generic",
-    "--iree-input-demote-f64-to-f32=false",
-]
-
-
-def ember_command() -> list[str]:
-    explicit = os.environ.get("EMBER_RUN_MODULE")
-    if explicit:
-        return [explicit]
-    return [sys.executable, "-c",
-            "from ember._tools import run_module; run_module()"]
-
-
 def run(argv, cwd):
     return subprocess.run([str(a) for a in argv], capture_output=True,
                           text=True, timeout=TIMEOUT, cwd=cwd)
 
 
 @pytest.fixture(scope="module")
-def print_module(tmp_path_factory) -> Path:
-    compiler = os.environ.get("EMBER_IREE_COMPILE") or shutil.which(
-        "iree-compile")
-    if not compiler:
-        pytest.fail("iree-compile (iree-base-compiler==3.11.0) is needed")
-    out = tmp_path_factory.mktemp("print_module")
-    source = out / "print.mlir"
-    source.write_text(PRINT_MLIR)
-    module = out / "print.vmfb"
-    result = subprocess.run([compiler, str(source), *COMPILE_FLAGS, "-o",
-                             str(module)], capture_output=True, text=True,
-                            timeout=600)
-    assert result.returncode == 0, result.stderr
-    return module
+def print_module() -> Path:
+    return compile_mlir("print_parity", PRINT_MLIR)
 
 
 @pytest.fixture(scope="module")
-def oracle() -> str:
-    found = shutil.which("iree-run-module")
-    if not found:
-        pytest.fail("iree-run-module (iree-base-runtime==3.11.0) is needed")
-    return found
+def oracle(iree_run_module) -> str:
+    return iree_run_module
 
 
 def compare(module: Path, oracle: str, workdir: Path, function: str,
@@ -176,7 +143,7 @@ def compare(module: Path, oracle: str, workdir: Path, function: str,
     """Runs both tools; asserts the same stdout and exit status."""
     common = [f"--module={module}", f"--function={function}", *flags]
     iree = run([oracle, *common], workdir)
-    ember = run([*ember_command(), *common], workdir)
+    ember = run([*ember_run_module_command(), *common], workdir)
     assert (iree.returncode == 0) == expect_ok, iree.stderr
     assert ember.returncode == iree.returncode, (
         f"ember exit {ember.returncode}, iree exit {iree.returncode}\n"

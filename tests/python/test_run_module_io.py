@@ -16,15 +16,13 @@ else the installed one.
 from __future__ import annotations
 
 import io
-import os
-import shutil
 import struct
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import compile_mlir, ember_run_module_command
 
 TIMEOUT = 120
 
@@ -83,25 +81,9 @@ func.func @mixed(%a: tensor<3xf32>, %k: i32) -> (tensor<3xf32>, i32, tensor<f32>
 }
 """
 
-COMPILE_FLAGS = [
-    "--iree-hal-target-device=local",
-    "--iree-hal-local-target-device-backends=llvm-cpu",
-    "--iree-llvmcpu-target-cpu=generic",
-    "--iree-input-demote-f64-to-f32=false",
-]
-
-
 # ---------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------
-
-def ember_command() -> list[str]:
-    explicit = os.environ.get("EMBER_RUN_MODULE")
-    if explicit:
-        return [explicit]
-    return [sys.executable, "-c",
-            "from ember._tools import run_module; run_module()"]
-
 
 def run(argv, cwd):
     return subprocess.run([str(a) for a in argv], capture_output=True,
@@ -109,28 +91,13 @@ def run(argv, cwd):
 
 
 @pytest.fixture(scope="module")
-def io_module(tmp_path_factory) -> Path:
-    compiler = os.environ.get("EMBER_IREE_COMPILE") or shutil.which(
-        "iree-compile")
-    if not compiler:
-        pytest.fail("iree-compile (iree-base-compiler==3.11.0) is needed")
-    out = tmp_path_factory.mktemp("io_module")
-    source = out / "io.mlir"
-    source.write_text(IO_MLIR)
-    module = out / "io.vmfb"
-    result = subprocess.run([compiler, str(source), *COMPILE_FLAGS, "-o",
-                             str(module)], capture_output=True, text=True,
-                            timeout=600)
-    assert result.returncode == 0, result.stderr
-    return module
+def io_module() -> Path:
+    return compile_mlir("run_module_io", IO_MLIR)
 
 
 @pytest.fixture(scope="module")
-def oracle() -> str:
-    found = shutil.which("iree-run-module")
-    if not found:
-        pytest.fail("iree-run-module (iree-base-runtime==3.11.0) is needed")
-    return found
+def oracle(iree_run_module) -> str:
+    return iree_run_module
 
 
 class Tools:
@@ -143,7 +110,7 @@ class Tools:
         self.workdir = workdir
 
     def ember(self, function, *flags):
-        return run([*ember_command(), f"--module={self.module}",
+        return run([*ember_run_module_command(), f"--module={self.module}",
                     f"--function={function}", *flags], self.workdir)
 
     def iree(self, function, *flags):

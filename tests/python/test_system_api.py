@@ -6,11 +6,10 @@ exception types) must agree."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 
 import numpy as np
 import pytest
+from conftest import CPU_COMPILE_FLAGS, compile_mlir
 
 DRIVER = "local-task"
 
@@ -94,23 +93,9 @@ util.func public @add_async(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<4xf3
 
 
 @pytest.fixture(scope="session")
-def vmfb(tmp_path_factory):
-    compiler = shutil.which("iree-compile")
-    if compiler is None:
-        pytest.skip("iree-compile is not installed")
-    out = tmp_path_factory.mktemp("system_api")
-    source = out / "system_api.mlir"
-    source.write_text(PROGRAM, encoding="utf-8")
-    target = out / "system_api.vmfb"
-    subprocess.run(
-        [compiler, "--iree-hal-target-device=local",
-         "--iree-hal-local-target-device-backends=llvm-cpu",
-         "--iree-llvmcpu-target-cpu=generic",
-         "--iree-input-demote-f64-to-f32=false",
-         "--iree-input-demote-i64-to-i32=false",
-         str(source), "-o", str(target)],
-        check=True, capture_output=True)
-    return target
+def vmfb():
+    return compile_mlir("system_api", PROGRAM, [
+        *CPU_COMPILE_FLAGS, "--iree-input-demote-i64-to-i32=false"])
 
 
 @pytest.fixture(scope="session")
