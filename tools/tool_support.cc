@@ -523,8 +523,10 @@ Result<std::string> FormatVariant(const vm::Variant& value,
   switch (v.type()) {
     case ValueType::kI32: return StringPrintf("i32=%" PRId32, v.i32());
     case ValueType::kI64: return StringPrintf("i64=%" PRId64, v.i64());
-    case ValueType::kF32: return StringPrintf("f32=%g", v.f32());
-    case ValueType::kF64: return StringPrintf("f64=%g", v.f64());
+    // IREE prints these with its bundled printf, whose digits and NaN/inf
+    // spellings are not the C library's.
+    case ValueType::kF32: return "f32=" + hal::FormatFloatG(v.f32(), false);
+    case ValueType::kF64: return "f64=" + hal::FormatFloatG(v.f64(), false);
     default:
       return std::string(vm::ValueTypeName(v.type())) + "=" +
              std::to_string(v.bits());
@@ -640,13 +642,13 @@ bool CompareValues(size_t index, const Value& expected, const Value& actual,
   switch (expected.type()) {
     case ValueType::kF32:
       if (expected.f32() == actual.f32()) return true;
-      expected_text = StringPrintf("%G", expected.f32());
-      actual_text = StringPrintf("%G", actual.f32());
+      expected_text = hal::FormatFloatG(expected.f32());
+      actual_text = hal::FormatFloatG(actual.f32());
       break;
     case ValueType::kF64:
       if (expected.f64() == actual.f64()) return true;
-      expected_text = StringPrintf("%G", expected.f64());
-      actual_text = StringPrintf("%G", actual.f64());
+      expected_text = hal::FormatFloatG(expected.f64());
+      actual_text = hal::FormatFloatG(actual.f64());
       break;
     default: {
       const Value wide_expected = expected.ConvertTo(ValueType::kI64);

@@ -88,6 +88,15 @@ SHAPE_CASES = [
 MAX_COUNTS = [0, 1, 2, 3, 5, 7, 13, 100]
 
 EXTRA_MLIR = """
+func.func @special_scalars() -> (f32, f32, f32, f64, f64, f64) {
+  %a = arith.constant 0x7FC00000 : f32
+  %b = arith.constant 0xFF800000 : f32
+  %c = arith.constant 1.0e10 : f32
+  %d = arith.constant 1.0e136 : f64
+  %e = arith.constant 0x0000000000000001 : f64
+  %f = arith.constant -0.0 : f64
+  return %a, %b, %c, %d, %e, %f : f32, f32, f32, f64, f64, f64
+}
 func.func @c64() -> tensor<2xcomplex<f32>> {
   %a = complex.constant [1.0 : f32, 2.0 : f32] : complex<f32>
   %t = tensor.from_elements %a, %a : tensor<2xcomplex<f32>>
@@ -156,6 +165,13 @@ def compare(module: Path, oracle: str, workdir: Path, function: str,
 @pytest.mark.parametrize("function", [case[0] for case in ELEMENT_CASES])
 def test_element_types(print_module, oracle, tmp_path, function):
     compare(print_module, oracle, tmp_path, function)
+
+
+def test_scalar_floats(print_module, oracle, tmp_path):
+    """Scalar results go through IREE's printf too (nan, -inf, 1e+10, its
+    digits for large and subnormal doubles)."""
+    out = compare(print_module, oracle, tmp_path, "special_scalars")
+    assert "result[0]: f32=nan" in out
 
 
 def test_complex_f32(print_module, oracle, tmp_path):
