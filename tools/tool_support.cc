@@ -498,9 +498,18 @@ Result<std::vector<vm::Variant>> ParseVariants(
 Result<std::vector<vm::Variant>> ParseInputs(
     const Program& program, const vm::CallingConvention& cconv,
     const std::vector<std::string>& inputs) {
-  return ParseVariants(cconv.arguments, inputs,
-                       program.device ? &program.device->allocator() : nullptr,
-                       ValueList::kInputs);
+  // A program that never touches the HAL may still take tensors (and pass
+  // them through): as iree-run-module, their buffers then come from a plain
+  // host heap.
+  Ref<hal::Allocator> heap;
+  hal::Allocator* allocator = nullptr;
+  if (program.device) {
+    allocator = &program.device->allocator();
+  } else {
+    heap = hal::Allocator::CreateHeap();
+    allocator = heap.get();
+  }
+  return ParseVariants(cconv.arguments, inputs, allocator, ValueList::kInputs);
 }
 
 Result<std::string> FormatVariant(const vm::Variant& value,

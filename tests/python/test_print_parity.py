@@ -226,3 +226,15 @@ def test_elision_per_result(print_module, oracle, tmp_path, count):
     # The budget is per tensor, not shared by the results.
     flags = [] if count is None else [f"--output_max_element_count={count}"]
     compare(print_module, oracle, tmp_path, "two_results", *flags)
+
+
+def test_tensors_through_a_module_without_the_hal(oracle, tmp_path):
+    """A pass-through compiles to a module that never imports `hal`; its
+    tensor inputs still parse (into host memory) and print, as in IREE."""
+    module = compile_mlir("pass_through", """
+func.func @id(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
+""")
+    out = compare(module, oracle, tmp_path, "id", "--input=4xf32=1,2,3,4")
+    assert out.splitlines()[-1] == "4xf32=1 2 3 4"
