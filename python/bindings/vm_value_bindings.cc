@@ -42,6 +42,9 @@
 
 #include "python/bindings/status_utils.h"
 #include "runtime/base/ref_counted.h"
+#include "runtime/hal/buffer_view.h"
+#include "runtime/hal/semaphore.h"
+#include "runtime/modules/hal/hal_module.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/ref.h"
@@ -148,9 +151,23 @@ void AppendListContents(std::string& out, const vm::List& list,
           out += "...circular...";
         }
         out += "]";
+      } else if (const hal::Buffer* buffer = ref.As<hal::Buffer>()) {
+        out += "HalBuffer(" + std::to_string(buffer->byte_length()) + ")";
+      } else if (const hal::BufferView* view = ref.As<hal::BufferView>()) {
+        out += "HalBufferView(";
+        for (size_t d = 0; d < view->shape().size(); ++d) {
+          if (d > 0) out += 'x';
+          out += std::to_string(view->shape()[d]);
+        }
+        // IREE writes the element type's bytes in memory order.
+        const uint32_t type = static_cast<uint32_t>(view->element_type());
+        char hex[9];
+        std::snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", type & 0xFF,
+                      (type >> 8) & 0xFF, (type >> 16) & 0xFF, type >> 24);
+        out += ":0x" + std::string(hex) + ")";
+      } else if (const hal::Fence* fence = ref.As<hal::Fence>()) {
+        out += "fence(" + std::to_string(fence->size()) + ")";
       } else {
-        // IREE pretty-prints the HAL's buffer, buffer view and fence here;
-        // Ember's HAL types have no printer yet, so they fall through too.
         out += "Unknown(" + std::to_string(TypeKey(ref.type())) + ")";
       }
     } else {

@@ -180,18 +180,29 @@ def _push_reflected(device: HalDevice, out: VmVariantList, value, desc,
         items = list(value)
         sub_descs = desc[1:]
         if len(items) != len(sub_descs):
+            # iree.runtime's wording, then where.
             raise ArgumentError(
-                f"expected {len(sub_descs)} items but got {len(items)} "
-                f"(argument {path} of '{function_name}')")
+                f"expected a sequence with {len(sub_descs)} values. got: "
+                f"{value!r} (argument {path} of '{function_name}')")
         packed = VmVariantList(len(items))
         for index, (item, sub) in enumerate(zip(items, sub_descs)):
             _push_reflected(device, packed, item, sub, function_name,
                             f"{path}[{index}]")
         out.push_list(packed)
     elif kind == "sdict":
+        if len(value) != len(desc) - 1:
+            raise ArgumentError(
+                f"expected a dict with {len(desc) - 1} values. got: "
+                f"{value!r} (argument {path} of '{function_name}')")
         packed = VmVariantList(len(desc) - 1)
         for key, sub in desc[1:]:
-            _push_reflected(device, packed, value[key], sub, function_name,
+            try:
+                item = value[key]
+            except (KeyError, IndexError, TypeError) as error:
+                raise ArgumentError(
+                    f"could not get item {key!r} from: {value!r} (argument "
+                    f"{path} of '{function_name}')") from error
+            _push_reflected(device, packed, item, sub, function_name,
                             f"{path}[{key!r}]")
         out.push_list(packed)
     else:
@@ -351,7 +362,9 @@ class FunctionInvoker:
         self._vm_context = vm_context
         self._device = device
         self._vm_function = vm_function
-        self._name = vm_function.name
+        # Reflection alone decides the calling mode; a name is for messages
+        # (IREE's tests invoke through stand-ins that have none).
+        self._name = getattr(vm_function, "name", "?")
         self._abi_dict = None
         self._arg_descs = None
         self._ret_descs = None

@@ -1,0 +1,100 @@
+"""Run existing ``iree.runtime`` code on Ember, unchanged.
+
+    python -m ember.shim script.py ARGS...      like  python script.py ARGS...
+    python -m ember.shim -m MODULE ARGS...      like  python -m MODULE ARGS...
+
+Inside, ``import iree.runtime`` (and the submodules code imports by path:
+``iree.runtime._binding``, ``.system_api``, ``.system_setup``,
+``.function``, ``.array_interop``, ...) resolves to Ember's modules. Only
+``iree.runtime`` is redirected: ``iree.compiler`` and anything else under
+``iree`` stay the real packages, so a test that compiles its program with the
+official compiler still can. Nothing is redirected unless this module runs
+(or ``install()`` is called): a user with both packages keeps the official
+runtime by default. A submodule Ember does not have fails to import with a
+ModuleNotFoundError that says so.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import os
+import runpy
+import sys
+
+_PREFIX = "iree.runtime"
+# iree.runtime's submodule -> Ember's module providing its names.
+_SUBMODULES = {
+    "_binding": "ember.runtime",
+    "array_interop": "ember.runtime.array_interop",
+    "function": "ember.runtime.function",
+    "system_api": "ember.runtime.system_api",
+    "system_setup": "ember.runtime.system_setup",
+}
+
+
+class _Alias(importlib.abc.Loader):
+    def __init__(self, target: str):
+        self.target = target
+
+    def create_module(self, spec):
+        return importlib.import_module(self.target)
+
+    def exec_module(self, module):
+        pass  # already executed by import_module
+
+
+class _IreeRuntimeFinder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname == _PREFIX:
+            target_name = "ember.runtime"
+        elif fullname.startswith(_PREFIX + "."):
+            sub = fullname[len(_PREFIX) + 1:]
+            target_name = _SUBMODULES.get(sub)
+            if target_name is None:
+                raise ModuleNotFoundError(
+                    f"{fullname} has no Ember counterpart yet (ember.shim)",
+                    name=fullname)
+        else:
+            return None
+        spec = importlib.util.spec_from_loader(fullname, _Alias(target_name))
+        if fullname == _PREFIX:
+            # A package, so that submodule imports reach this finder.
+            spec.submodule_search_locations = []
+        return spec
+
+
+_finder = _IreeRuntimeFinder()
+
+
+def install() -> None:
+    """Redirects ``iree.runtime`` to Ember in this process (idempotent)."""
+    if _finder not in sys.meta_path:
+        sys.meta_path.insert(0, _finder)
+    for name in [n for n in sys.modules
+                 if n == _PREFIX or n.startswith(_PREFIX + ".")]:
+        del sys.modules[name]  # imported before: import again through us
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        sys.stdout.write(__doc__)
+        return 0 if argv else 2
+    install()
+    if argv[0] == "-m":
+        if len(argv) < 2:
+            sys.stderr.write("ember.shim: -m needs a module name\n")
+            return 2
+        sys.argv = argv[1:]
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+    else:
+        sys.argv = argv
+        # As `python script.py`: the script's folder comes first on the path.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(argv[0])))
+        runpy.run_path(argv[0], run_name="__main__")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
