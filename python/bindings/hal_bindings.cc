@@ -39,6 +39,7 @@
 // threads is serialised.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -511,6 +512,214 @@ PyType_Slot mapped_memory_slots[] = {
     {0, nullptr},
 };
 
+// ---- DLPack
+// ------------------------------------------------------------------ The
+// unversioned DLPack ABI (a "dltensor" capsule holding a DLManagedTensor),
+// which is what iree.runtime 3.11's create/from_dlpack_capsule speak and what
+// numpy produces and accepts. The layouts are DLPack's published C ABI.
+namespace dlpack {
+struct Device {
+  int32_t device_type;
+  int32_t device_id;
+};
+struct DataType {
+  uint8_t code;
+  uint8_t bits;
+  uint16_t lanes;
+};
+struct Tensor {
+  void* data;
+  Device device;
+  int32_t ndim;
+  DataType dtype;
+  int64_t* shape;
+  int64_t* strides;
+  uint64_t byte_offset;
+};
+struct ManagedTensor {
+  Tensor dl_tensor;
+  void* manager_ctx;
+  void (*deleter)(ManagedTensor* self);
+};
+constexpr uint8_t kInt = 0, kUInt = 1, kFloat = 2, kBfloat = 4, kComplex = 5,
+                  kBool = 6;
+constexpr int32_t kCpu = 1;
+constexpr const char* kCapsuleName = "dltensor";
+constexpr const char* kUsedCapsuleName = "used_dltensor";
+}  // namespace dlpack
+
+// What an exported capsule owns: the buffer (kept alive) and the shape.
+struct ExportedTensor {
+  dlpack::ManagedTensor managed{};
+  Ref<h::Buffer> buffer;
+  std::vector<int64_t> shape;
+};
+
+void DeleteExported(dlpack::ManagedTensor* managed) {
+  delete static_cast<ExportedTensor*>(managed->manager_ctx);
+}
+
+// A capsule nobody consumed still owns its tensor.
+void DestroyUnconsumedCapsule(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, dlpack::kCapsuleName)) return;
+  auto* managed = static_cast<dlpack::ManagedTensor*>(
+      PyCapsule_GetPointer(capsule, dlpack::kCapsuleName));
+  if (managed != nullptr && managed->deleter != nullptr) {
+    managed->deleter(managed);
+  }
+}
+
+nb::object CreateDLPackCapsule(const h::BufferView& view, int32_t device_type,
+                               int32_t device_id) {
+  const uint32_t type = static_cast<uint32_t>(view.element_type());
+  const auto numerical = static_cast<h::NumericalType>(type >> 24);
+  const uint32_t bits = type & 0xFFu;
+  uint8_t code = 0;
+  switch (numerical) {
+    case h::NumericalType::kFloatIeee: code = dlpack::kFloat; break;
+    case h::NumericalType::kIntegerUnsigned: code = dlpack::kUInt; break;
+    case h::NumericalType::kInteger:
+    case h::NumericalType::kIntegerSigned: code = dlpack::kInt; break;
+    case h::NumericalType::kFloatBrain: code = dlpack::kBfloat; break;
+    case h::NumericalType::kFloatComplex: code = dlpack::kComplex; break;
+    case h::NumericalType::kBoolean: code = dlpack::kBool; break;
+    default:
+      throw nb::value_error("dlpack unsupported buffer view element type");
+  }
+  if (bits == 0 || bits % 8 != 0) {
+    throw nb::value_error("dlpack needs whole-byte elements");
+  }
+  auto exported = std::make_unique<ExportedTensor>();
+  exported->buffer = view.buffer();
+  exported->shape.assign(view.shape().begin(), view.shape().end());
+  std::span<uint8_t> bytes =
+      Unwrap(exported->buffer->DeviceRange(0, exported->buffer->byte_length()),
+             "exporting a buffer view");
+  dlpack::Tensor& tensor = exported->managed.dl_tensor;
+  alignas(64) static uint8_t empty[64];
+  tensor.data = bytes.empty() ? empty : bytes.data();
+  tensor.device = {device_type, device_id};
+  tensor.ndim = static_cast<int32_t>(exported->shape.size());
+  tensor.dtype = {code, static_cast<uint8_t>(bits), 1};
+  tensor.shape = exported->shape.data();
+  tensor.strides = nullptr;  // dense row-major
+  tensor.byte_offset = 0;
+  exported->managed.manager_ctx = exported.get();
+  exported->managed.deleter = &DeleteExported;
+  PyObject* capsule = PyCapsule_New(&exported->managed, dlpack::kCapsuleName,
+                                    &DestroyUnconsumedCapsule);
+  if (capsule == nullptr) throw nb::python_error();
+  exported.release();  // owned by the capsule (or by its consumer)
+  return nb::steal(capsule);
+}
+
+// The element type of a DLPack dtype, or a ValueError saying why not.
+h::ElementType ElementTypeOfDLPack(const dlpack::DataType& dtype) {
+  if (dtype.lanes != 1) throw nb::value_error("Unsupported dtype lanes != 1");
+  h::NumericalType numerical;
+  switch (dtype.code) {
+    case dlpack::kInt: numerical = h::NumericalType::kIntegerSigned; break;
+    case dlpack::kUInt: numerical = h::NumericalType::kIntegerUnsigned; break;
+    case dlpack::kFloat: numerical = h::NumericalType::kFloatIeee; break;
+    case dlpack::kBfloat: numerical = h::NumericalType::kFloatBrain; break;
+    case dlpack::kComplex: numerical = h::NumericalType::kFloatComplex; break;
+    case dlpack::kBool: numerical = h::NumericalType::kBoolean; break;
+    default: throw nb::value_error("Unsupported dlpack dtype code");
+  }
+  if (dtype.bits == 0 || dtype.bits % 8 != 0) {
+    throw nb::value_error("dlpack tensor does not have a byte aligned size");
+  }
+  return static_cast<h::ElementType>(
+      h::MakeElementTypeValue(numerical, dtype.bits));
+}
+
+// Imports a "dltensor" capsule's memory without a copy. Everything is checked
+// before the capsule is consumed, so a refused capsule stays usable.
+HalBufferView FromDLPackCapsule(const Ref<h::Device>& device,
+                                nb::handle capsule) {
+  if (!PyCapsule_IsValid(capsule.ptr(), dlpack::kCapsuleName)) {
+    throw nb::value_error(
+        "expected an unconsumed DLPack capsule (named 'dltensor')");
+  }
+  auto* managed = static_cast<dlpack::ManagedTensor*>(
+      PyCapsule_GetPointer(capsule.ptr(), dlpack::kCapsuleName));
+  if (managed == nullptr) throw nb::python_error();
+  const dlpack::Tensor& tensor = managed->dl_tensor;
+  if (tensor.device.device_type != dlpack::kCpu) {
+    throw nb::value_error(("dlpack tensor is on device type " +
+                           std::to_string(tensor.device.device_type) +
+                           "; only CPU memory (type 1) can be imported")
+                              .c_str());
+  }
+  const h::ElementType element_type = ElementTypeOfDLPack(tensor.dtype);
+  if (tensor.ndim < 0 || tensor.ndim > 64) {
+    throw nb::value_error("dlpack tensor rank out of range");
+  }
+  if (tensor.ndim > 0 && tensor.shape == nullptr) {
+    throw nb::value_error("dlpack tensor has no shape");
+  }
+  std::vector<int64_t> shape(tensor.shape, tensor.shape + tensor.ndim);
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      throw nb::value_error("dlpack tensor has a negative dimension");
+    if (__builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count)) {
+      throw nb::value_error("dlpack tensor size overflows");
+    }
+  }
+  uint64_t byte_length = 0;
+  if (__builtin_mul_overflow(count, uint64_t{tensor.dtype.bits} / 8,
+                             &byte_length)) {
+    throw nb::value_error("dlpack tensor size overflows");
+  }
+  if (tensor.strides != nullptr) {
+    // Dense row-major only; the stride of a dimension of 0 or 1 is free.
+    int64_t expected = 1;
+    for (int32_t i = tensor.ndim - 1; i >= 0; --i) {
+      if (shape[i] == 0 || shape[i] == 1) continue;
+      if (tensor.strides[i] != expected) {
+        throw nb::value_error("Unsupported strided tensor");
+      }
+      expected *= shape[i];
+    }
+  }
+  uint8_t* data = static_cast<uint8_t*>(tensor.data);
+  if (byte_length != 0 && data == nullptr) {
+    throw nb::value_error("dlpack tensor has no data");
+  }
+  if (data != nullptr) data += tensor.byte_offset;
+  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
+    throw nb::value_error(
+        "dlpack tensor data is not 64-byte aligned (kernels need it); copy "
+        "it into an allocated buffer instead");
+  }
+  // Consume: from here the managed tensor is ours to delete.
+  if (PyCapsule_SetName(capsule.ptr(), dlpack::kUsedCapsuleName) != 0) {
+    throw nb::python_error();
+  }
+  auto release = [managed] {
+    // The producer's deleter may touch Python objects (numpy's does).
+    if (managed->deleter != nullptr && Py_IsInitialized()) {
+      nb::gil_scoped_acquire acquire;
+      managed->deleter(managed);
+    }
+  };
+  h::BufferParams params;
+  params.type = h::MemoryType::kDeviceLocal;
+  params.access = h::MemoryAccess::kRead | h::MemoryAccess::kWrite;
+  params.usage = h::BufferUsage::kDefault;
+  alignas(64) static uint8_t empty[64];
+  std::span<uint8_t> bytes(data != nullptr ? data : empty,
+                           static_cast<size_t>(byte_length));
+  Ref<h::Buffer> buffer =
+      Unwrap(device->allocator().Import(params, bytes, std::move(release)),
+             "importing a dlpack tensor");
+  return HalBufferView{
+      Unwrap(h::BufferView::Create(std::move(buffer), shape, element_type,
+                                   h::EncodingType::kDenseRowMajor),
+             "importing a dlpack tensor")};
+}
+
 }  // namespace
 
 void BindHal(nb::module_& m) {
@@ -664,6 +873,19 @@ void BindHal(nb::module_& m) {
       });
 
   auto device = nb::class_<HalDevice>(m, "HalDevice");
+  device.def(
+      "create_dlpack_capsule",
+      [](const HalDevice&, const HalBufferView& view, int32_t device_type_code,
+         int32_t device_id) {
+        return CreateDLPackCapsule(*view.view, device_type_code, device_id);
+      },
+      "buffer_view"_a, "device_type_code"_a, "device_id"_a);
+  device.def(
+      "from_dlpack_capsule",
+      [](const HalDevice& self, nb::handle capsule) {
+        return FromDLPackCapsule(self.device, capsule);
+      },
+      "capsule"_a);
   BindRefProtocol(device, &HalDevice::device);
   device
       .def_prop_ro("allocator",
@@ -1055,6 +1277,30 @@ void BindHal(nb::module_& m) {
 
   auto view = nb::class_<HalBufferView>(m, "HalBufferView");
   BindRefProtocol(view, &HalBufferView::view);
+  // The DLPack protocol: a zero-copy view for numpy.from_dlpack & co. The
+  // capsule keeps the buffer alive; CPU memory needs no stream.
+  view.def(
+      "__dlpack__",
+      [](const HalBufferView& self, nb::handle stream, nb::handle max_version,
+         nb::handle dl_device, nb::handle copy) {
+        if (!copy.is_none() && nb::cast<bool>(copy)) {
+          throw nb::buffer_error("HalBufferView.__dlpack__ does not copy");
+        }
+        if (!dl_device.is_none()) {
+          auto requested = nb::cast<std::pair<int32_t, int32_t>>(dl_device);
+          if (requested.first != dlpack::kCpu) {
+            throw nb::buffer_error("a HalBufferView is CPU memory (type 1)");
+          }
+        }
+        (void)stream;
+        (void)max_version;  // the unversioned capsule is always accepted
+        return CreateDLPackCapsule(*self.view, dlpack::kCpu, 0);
+      },
+      nb::kw_only(), "stream"_a = nb::none(), "max_version"_a = nb::none(),
+      "dl_device"_a = nb::none(), "copy"_a = nb::none());
+  view.def("__dlpack_device__", [](const HalBufferView&) {
+    return std::make_pair(dlpack::kCpu, 0);
+  });
   view.def(
           "__init__",
           [](HalBufferView* self, const HalBuffer& buffer, nb::handle shape,
