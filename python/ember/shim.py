@@ -28,6 +28,7 @@ _PREFIX = "iree.runtime"
 _SUBMODULES = {
     "_binding": "ember.runtime",
     "array_interop": "ember.runtime.array_interop",
+    "flags": "ember.runtime.flags",
     "function": "ember.runtime.function",
     "system_api": "ember.runtime.system_api",
     "system_setup": "ember.runtime.system_setup",

@@ -29,12 +29,12 @@ from ember._ember import (  # noqa: F401
     VmRef,
     VmVariantList,
     create_hal_module,
-    get_driver,
     query_available_drivers,
 )
 
-from . import array_interop, function, system_api, system_setup  # noqa: F401
+from . import array_interop, flags, function, system_api, system_setup  # noqa: F401
 from .array_interop import DeviceArray, asdevicearray  # noqa: F401
+from .flags import parse_flags  # noqa: F401
 from .function import FunctionInvoker  # noqa: F401
 from .system_api import (  # noqa: F401
     TARGET_BACKEND_TO_DRIVER,
@@ -46,7 +46,14 @@ from .system_api import (  # noqa: F401
     load_vm_modules,
     normalize_value,
 )
-from .system_setup import get_device, get_first_device  # noqa: F401
+from .system_setup import (  # noqa: F401
+    clear_hal_driver_cache,
+    create_hal_driver,
+    get_cached_hal_driver,
+    get_device,
+    get_driver,
+    get_first_device,
+)
 
 __all__ = [
     "BufferUsage",
@@ -81,9 +88,14 @@ __all__ = [
     "asdevicearray",
     "get_device",
     "get_first_device",
+    "clear_hal_driver_cache",
+    "create_hal_driver",
+    "get_cached_hal_driver",
     "load_vm_flatbuffer",
     "load_vm_flatbuffer_file",
     "load_vm_module",
     "load_vm_modules",
     "normalize_value",
+    "flags",
+    "parse_flags",
 ]

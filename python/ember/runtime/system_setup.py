@@ -12,10 +12,14 @@ import os
 import threading
 from typing import Collection, Optional, Sequence
 
-from ember._ember import HalDevice, HalDriver, get_driver
+from ember._ember import HalDevice, HalDriver
+from ember._ember import get_driver as create_hal_driver
 
 __all__ = [
     "DEFAULT_DRIVER_NAMES",
+    "clear_hal_driver_cache",
+    "create_hal_driver",
+    "get_cached_hal_driver",
     "get_device",
     "get_driver",
     "get_first_device",
@@ -26,6 +30,32 @@ DEFAULT_DRIVER_NAMES = "local-task,cuda,vulkan"
 
 _devices_lock = threading.RLock()
 _devices_by_uri: dict = {}
+
+
+_drivers_lock = threading.RLock()
+_drivers_by_uri: dict = {}
+
+
+def get_cached_hal_driver(device_uri: str) -> HalDriver:
+    """One driver object per URI for the whole process (``create_hal_driver``
+    makes a new one every time), as iree.runtime's driver cache."""
+    with _drivers_lock:
+        driver = _drivers_by_uri.get(device_uri)
+        if driver is None:
+            driver = create_hal_driver(device_uri)
+            _drivers_by_uri[device_uri] = driver
+        return driver
+
+
+def clear_hal_driver_cache() -> None:
+    with _drivers_lock:
+        _drivers_by_uri.clear()
+
+
+def get_driver(device_uri: str) -> HalDriver:
+    """The cached driver of ``device_uri``'s driver name ("local-task" of
+    "local-task://0?worker_count=2")."""
+    return get_cached_hal_driver(device_uri.split(":")[0].split("?")[0])
 
 
 def query_available_drivers() -> Collection[str]:
@@ -43,10 +73,23 @@ def get_device(device_uri: str, cache: bool = True) -> HalDevice:
             device = _devices_by_uri.get(device_uri)
             if device is not None:
                 return device
-        device = get_driver(device_uri).create_device_by_uri(device_uri)
+        device = get_driver(device_uri).create_device_by_uri(
+            _with_flag_defaults(device_uri))
         if cache:
             _devices_by_uri[device_uri] = device
         return device
+
+
+def _with_flag_defaults(device_uri: str) -> str:
+    """`local-task` URIs get --task_topology_max_group_count (flags.py)
+    unless they set worker_count themselves."""
+    from . import flags
+    workers = flags.get_flag("task_topology_max_group_count")
+    if (workers is None or not device_uri.startswith("local-task")
+            or "worker_count=" in device_uri):
+        return device_uri
+    separator = "&" if "?" in device_uri else "?"
+    return f"{device_uri}{separator}worker_count={workers}"
 
 
 def _default_device_uris() -> list:
