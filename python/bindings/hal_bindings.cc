@@ -119,13 +119,13 @@ h::Timeout MakeTimeout(std::optional<int64_t> timeout,
 
 // Waits with the GIL released: true when reached, false on timeout, the
 // failure as an exception.
-bool WaitReleased(const std::function<Status()>& wait) {
+bool WaitReleased(const char* what, const std::function<Status()>& wait) {
   Status status = [&] {
     nb::gil_scoped_release release;
     return wait();
   }();
   if (status.code() == StatusCode::kDeadlineExceeded) return false;
-  CheckStatus(status, "wait failed");
+  CheckStatus(status, what);
   return true;
 }
 
@@ -512,9 +512,20 @@ PyType_Slot mapped_memory_slots[] = {
     {0, nullptr},
 };
 
-// ---- DLPack
-// ------------------------------------------------------------------ The
-// unversioned DLPack ABI (a "dltensor" capsule holding a DLManagedTensor),
+// "N bytes (at offset O into A), memory_type=..., allowed_access=...,
+// allowed_usage=..." as iree.runtime writes a buffer in reprs.
+std::string BufferReprBody(const h::Buffer& buffer) {
+  return std::to_string(buffer.byte_length()) + " bytes (at offset " +
+         std::to_string(buffer.byte_offset()) + " into " +
+         std::to_string(buffer.allocation_size()) +
+         "), memory_type=" + h::MemoryTypeToString(buffer.memory_type()) +
+         ", allowed_access=" +
+         h::MemoryAccessToString(buffer.allowed_access()) +
+         ", allowed_usage=" + h::BufferUsageToString(buffer.allowed_usage());
+}
+
+// ---- DLPack ----
+// The unversioned DLPack ABI (a "dltensor" capsule holding a DLManagedTensor),
 // which is what iree.runtime 3.11's create/from_dlpack_capsule speak and what
 // numpy produces and accepts. The layouts are DLPack's published C ABI.
 namespace dlpack {
@@ -1059,8 +1070,9 @@ void BindHal(nb::module_& m) {
              std::optional<int64_t> timeout, std::optional<int64_t> deadline) {
             h::Timeout until = MakeTimeout(timeout, deadline);
             Ref<h::Semaphore> semaphore = self.semaphore;
-            return WaitReleased(
-                [&] { return semaphore->Wait(payload, until); });
+            return WaitReleased("synchronous semaphore failure", [&] {
+              return semaphore->Wait(payload, until);
+            });
           },
           "payload"_a, "timeout"_a = nb::none(), "deadline"_a = nb::none())
       .def(
@@ -1120,7 +1132,8 @@ void BindHal(nb::module_& m) {
              std::optional<int64_t> deadline) {
             h::Timeout until = MakeTimeout(timeout, deadline);
             Ref<h::Fence> fence = self.fence;
-            return WaitReleased([&] { return fence->Wait(until); });
+            return WaitReleased("synchronous fence failure",
+                                [&] { return fence->Wait(until); });
           },
           "timeout"_a = nb::none(), "deadline"_a = nb::none())
       .def("signal",
@@ -1220,17 +1233,7 @@ void BindHal(nb::module_& m) {
            [](const HalBuffer& self) { return self.buffer->byte_length(); })
       .def("__repr__",
            [](const HalBuffer& self) {
-             const h::Buffer& buffer = *self.buffer;
-             return "<HalBuffer " + std::to_string(buffer.byte_length()) +
-                    " bytes (at offset " +
-                    std::to_string(buffer.byte_offset()) + " into " +
-                    std::to_string(buffer.allocation_size()) +
-                    "), memory_type=" +
-                    h::MemoryTypeToString(buffer.memory_type()) +
-                    ", allowed_access=" +
-                    h::MemoryAccessToString(buffer.allowed_access()) +
-                    ", allowed_usage=" +
-                    h::BufferUsageToString(buffer.allowed_usage()) + ">";
+             return "<HalBuffer " + BufferReprBody(*self.buffer) + ">";
            })
       .def("memory_type",
            [](const HalBuffer& self) {
@@ -1363,7 +1366,21 @@ void BindHal(nb::module_& m) {
              return MappedMemory{std::move(mapping), std::move(buffer)};
            })
       .def("__repr__", [](const HalBufferView& self) {
-        return "<HalBufferView (" + self.view->ShapeAndTypeString() + ")>";
+        // As iree.runtime: the shape as a tuple, the element type's bytes in
+        // memory order, then the buffer.
+        std::string repr = "<HalBufferView (";
+        const auto shape = self.view->shape();
+        for (size_t i = 0; i < shape.size(); ++i) {
+          if (i > 0) repr += ", ";
+          repr += std::to_string(shape[i]);
+        }
+        const auto type = static_cast<uint32_t>(self.view->element_type());
+        char hex[9];
+        std::snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", type & 0xFF,
+                      (type >> 8) & 0xFF, (type >> 16) & 0xFF, type >> 24);
+        repr += std::string("), element_type=0x") + hex + ", " +
+                BufferReprBody(*self.view->buffer()) + ">";
+        return repr;
       });
 
   auto command_buffer = nb::class_<HalCommandBuffer>(m, "HalCommandBuffer");
