@@ -774,6 +774,36 @@ void BindHal(nb::module_& m) {
   };
   for (const auto& [name, value] : element_types)
     element_type.value(name, value);
+  element_type
+      .def_static(
+          "is_byte_aligned",
+          [](h::ElementType type) { return h::IsByteAligned(type); },
+          "element_type"_a)
+      .def_static(
+          "dense_byte_count",
+          [](h::ElementType type) { return h::DenseByteCount(type); },
+          "element_type"_a);
+
+  // What an allocator can do with buffers of given parameters, as IREE's
+  // iree_hal_buffer_compatibility_t.
+  enum class BufferCompatibility : uint32_t {
+    kNone = 0,
+    kAllocatable = 1u << 0,
+    kImportable = 1u << 1,
+    kExportable = 1u << 2,
+    kQueueTransfer = 1u << 10,
+    kQueueDispatch = 1u << 11,
+    kLowPerformance = 1u << 20,
+  };
+  nb::enum_<BufferCompatibility>(m, "BufferCompatibility", nb::is_flag(),
+                                 nb::is_arithmetic())
+      .value("NONE", BufferCompatibility::kNone)
+      .value("ALLOCATABLE", BufferCompatibility::kAllocatable)
+      .value("IMPORTABLE", BufferCompatibility::kImportable)
+      .value("EXPORTABLE", BufferCompatibility::kExportable)
+      .value("QUEUE_TRANSFER", BufferCompatibility::kQueueTransfer)
+      .value("QUEUE_DISPATCH", BufferCompatibility::kQueueDispatch)
+      .value("LOW_PERFORMANCE", BufferCompatibility::kLowPerformance);
 
   auto memory_type = nb::enum_<h::MemoryType>(m, "MemoryType", nb::is_flag(),
                                               nb::is_arithmetic());
@@ -785,6 +815,17 @@ void BindHal(nb::module_& m) {
       .value("HOST_LOCAL", h::MemoryType::kHostLocal)
       .value("DEVICE_VISIBLE", h::MemoryType::kDeviceVisible)
       .value("DEVICE_LOCAL", h::MemoryType::kDeviceLocal);
+  nb::enum_<h::MemoryAccess>(m, "MemoryAccess", nb::is_flag(),
+                             nb::is_arithmetic())
+      .value("NONE", h::MemoryAccess::kNone)
+      .value("READ", h::MemoryAccess::kRead)
+      .value("WRITE", h::MemoryAccess::kWrite)
+      .value("DISCARD", h::MemoryAccess::kDiscard)
+      .value("DISCARD_WRITE", h::MemoryAccess::kDiscardWrite)
+      .value("MAY_ALIAS", h::MemoryAccess::kMayAlias)
+      .value("UNALIGNED", h::MemoryAccess::kUnaligned)
+      .value("ANY", h::MemoryAccess::kAny)
+      .value("ALL", h::MemoryAccess::kAll);
   auto usage = nb::enum_<h::BufferUsage>(m, "BufferUsage", nb::is_flag(),
                                          nb::is_arithmetic());
   usage.value("NONE", h::BufferUsage::kNone)
@@ -1185,6 +1226,51 @@ void BindHal(nb::module_& m) {
           },
           "memory_type"_a, "allowed_usage"_a, "device"_a, "buffer"_a,
           "element_type"_a = nb::none())
+      .def(
+          "query_buffer_compatibility",
+          [](HalAllocator&, nb::handle memory_type, nb::handle allowed_usage,
+             nb::handle intended_usage, int64_t allocation_size) {
+            // The heap allocator's answer (IREE's rule): anything can be
+            // allocated, imported and exported; queue use needs a
+            // device-visible type and the matching usage.
+            if (allocation_size < 0) {
+              throw nb::value_error("allocation_size must not be negative");
+            }
+            (void)allowed_usage;
+            const auto type = static_cast<h::MemoryType>(AsInt(memory_type));
+            const auto usage =
+                static_cast<h::BufferUsage>(AsInt(intended_usage));
+            uint32_t compatibility = (1u << 0) | (1u << 1) | (1u << 2);
+            if (h::HasAll(type, h::MemoryType::kDeviceVisible)) {
+              if (h::HasAny(usage, h::BufferUsage::kTransfer)) {
+                compatibility |= 1u << 10;
+              }
+              if (h::HasAny(usage, h::BufferUsage::kDispatchStorage)) {
+                compatibility |= 1u << 11;
+              }
+            }
+            return compatibility;
+          },
+          "memory_type"_a, "allowed_usage"_a, "intended_usage"_a,
+          "allocation_size"_a)
+      .def(
+          "allocate_host_staging_buffer_copy",
+          [](HalAllocator& self, nb::handle /*device*/, nb::handle buffer) {
+            // A host-visible buffer for transfers holding a copy of
+            // `buffer` (anything with the buffer protocol).
+            PythonBuffer source(buffer);
+            return HalBuffer{
+                CopyIntoBuffer(*self.allocator,
+                               static_cast<int>(h::MemoryType::kDeviceLocal |
+                                                h::MemoryType::kHostVisible),
+                               static_cast<int>(h::BufferUsage::kTransfer |
+                                                h::BufferUsage::kMapping),
+                               source)};
+          },
+          "device"_a, "initial_contents"_a)
+      .def(
+          "trim", [](HalAllocator& self) { self.allocator->Trim(); },
+          "Frees the memory the allocator keeps for reuse.")
       .def(
           "import_host_allocation",
           [](HalAllocator& self, nb::handle buffer, nb::handle memory_type,

@@ -119,6 +119,14 @@ Result<Ref<Buffer>> Allocator::Import(const BufferParams& requested,
       });
 }
 
+void Allocator::Trim() {
+  std::lock_guard lock(cache_mutex_);
+  for (std::vector<void*>& blocks : cache_) {
+    for (void* block : blocks) std::free(block);
+    blocks.clear();
+  }
+}
+
 AllocatorStatistics Allocator::statistics() const {
   AllocatorStatistics stats;
   stats.bytes_allocated = counters_->bytes_allocated.load();

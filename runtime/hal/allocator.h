@@ -64,6 +64,9 @@ class Allocator final : public RefCounted {
 
   AllocatorStatistics statistics() const;
 
+  // Frees the blocks kept for reuse (live buffers are untouched).
+  void Trim();
+
  private:
   struct Counters {
     std::atomic<uint64_t> bytes_allocated{0};

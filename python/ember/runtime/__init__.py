@@ -8,6 +8,7 @@ run in parallel.
 """
 
 from ember._ember import (  # noqa: F401
+    BufferCompatibility,
     BufferUsage,
     HalAllocator,
     HalBuffer,
@@ -20,6 +21,7 @@ from ember._ember import (  # noqa: F401
     HalSemaphore,
     Linkage,
     MappedMemory,
+    MemoryAccess,
     MemoryType,
     VmBuffer,
     VmContext,
@@ -56,6 +58,7 @@ from .system_setup import (  # noqa: F401
 )
 
 __all__ = [
+    "BufferCompatibility",
     "BufferUsage",
     "HalAllocator",
     "HalBuffer",
@@ -68,6 +71,7 @@ __all__ = [
     "HalSemaphore",
     "Linkage",
     "MappedMemory",
+    "MemoryAccess",
     "MemoryType",
     "VmBuffer",
     "VmContext",
