@@ -1460,12 +1460,9 @@ void BindHal(nb::module_& m) {
           if (i > 0) repr += ", ";
           repr += std::to_string(shape[i]);
         }
-        const auto type = static_cast<uint32_t>(self.view->element_type());
-        char hex[9];
-        std::snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", type & 0xFF,
-                      (type >> 8) & 0xFF, (type >> 16) & 0xFF, type >> 24);
-        repr += std::string("), element_type=0x") + hex + ", " +
-                BufferReprBody(*self.view->buffer()) + ">";
+        repr += "), element_type=0x" +
+                ReprHex(static_cast<uint32_t>(self.view->element_type())) +
+                ", " + BufferReprBody(*self.view->buffer()) + ">";
         return repr;
       });
 

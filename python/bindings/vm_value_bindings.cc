@@ -159,12 +159,8 @@ void AppendListContents(std::string& out, const vm::List& list,
           if (d > 0) out += 'x';
           out += std::to_string(view->shape()[d]);
         }
-        // IREE writes the element type's bytes in memory order.
-        const uint32_t type = static_cast<uint32_t>(view->element_type());
-        char hex[9];
-        std::snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", type & 0xFF,
-                      (type >> 8) & 0xFF, (type >> 16) & 0xFF, type >> 24);
-        out += ":0x" + std::string(hex) + ")";
+        out +=
+            ":0x" + ReprHex(static_cast<uint32_t>(view->element_type())) + ")";
       } else if (const hal::Fence* fence = ref.As<hal::Fence>()) {
         out += "fence(" + std::to_string(fence->size()) + ")";
       } else {
@@ -175,6 +171,17 @@ void AppendListContents(std::string& out, const vm::List& list,
     }
   }
 }
+
+}  // namespace
+
+std::string ReprHex(uint32_t value) {
+  char hex[9];
+  std::snprintf(hex, sizeof(hex), "%02x%02x%02x%02x", value & 0xFF,
+                (value >> 8) & 0xFF, (value >> 16) & 0xFF, value >> 24);
+  return hex;
+}
+
+namespace {
 
 std::string ListRepr(const PyVmVariantList& self) {
   std::string repr =

@@ -12,6 +12,7 @@
 #include <nanobind/nanobind.h>
 
 #include <cstdint>
+#include <string>
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/vm/buffer.h"
@@ -69,5 +70,9 @@ void BindRefProtocol(Class& cls, Ref<T> Wrapper::*member) {
   });
   cls.def("__eq__", [](const Wrapper&, nanobind::handle) { return false; });
 }
+
+// A 32-bit value (an element type) as iree.runtime's reprs write it: its
+// bytes in memory order, two lowercase hex digits each.
+std::string ReprHex(uint32_t value);
 
 }  // namespace ember::python
