@@ -37,6 +37,8 @@
 // creation, copies, queue operations, waits) runs with the GIL released.
 // Command buffers are recorded with the GIL held, so recording from several
 // threads is serialised.
+#include "python/bindings/hal_bindings.h"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -67,40 +69,6 @@ using namespace nb::literals;
 
 namespace ember::python {
 namespace {
-
-namespace h = ember::hal;
-
-struct HalDriver {
-  std::string name;
-};
-struct HalDevice {
-  Ref<h::Device> device;
-};
-struct HalAllocator {
-  Ref<h::Allocator> allocator;
-};
-struct HalBuffer {
-  Ref<h::Buffer> buffer;
-};
-struct HalBufferView {
-  Ref<h::BufferView> view;
-};
-struct HalSemaphore {
-  Ref<h::Semaphore> semaphore;
-};
-struct HalFence {
-  Ref<h::Fence> fence;
-};
-struct HalCommandBuffer {
-  Ref<h::CommandBuffer> command_buffer;
-  // False from `HalCommandBuffer(device, begin=False)` until begin(); a
-  // command buffer that arrives from a program is recording or finalized.
-  bool begun = true;
-};
-struct MappedMemory {
-  h::BufferMapping mapping;
-  Ref<h::Buffer> buffer;  // keeps the bytes alive with the mapping
-};
 
 // iree.runtime's timeout (relative nanoseconds) or deadline (absolute
 // nanoseconds of the monotonic clock); neither is infinite, both an error.
@@ -155,20 +123,6 @@ HalDevice CreateDevice(const std::string& uri) {
   }();
   return HalDevice{Unwrap(std::move(device), "Error creating device")};
 }
-
-// A C-contiguous Python buffer, read-only view.
-struct PythonBuffer {
-  Py_buffer view{};
-  explicit PythonBuffer(nb::handle object) {
-    if (PyObject_GetBuffer(object.ptr(), &view,
-                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) != 0) {
-      throw nb::python_error();
-    }
-  }
-  ~PythonBuffer() { PyBuffer_Release(&view); }
-  PythonBuffer(const PythonBuffer&) = delete;
-  PythonBuffer& operator=(const PythonBuffer&) = delete;
-};
 
 Ref<h::Buffer> CopyIntoBuffer(h::Allocator& allocator, int memory_type,
                               int allowed_usage, const PythonBuffer& source) {

@@ -30,6 +30,8 @@
 // taken while holding it, so the two cannot deadlock.
 // For parallelism, give each thread its own context; modules and the
 // instance are shared freely.
+#include "python/bindings/vm_context_bindings.h"
+
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
@@ -59,14 +61,6 @@ namespace {
 
 // Context ids are unique in the process and start at 1, as IREE's.
 std::atomic<int> next_context_id{1};
-
-struct VmContext {
-  std::unique_ptr<vm::Context> context;
-  // Held (without the GIL) around every call into `context`.
-  std::mutex mutex;
-  bool is_static = false;
-  int id = 0;
-};
 
 std::vector<std::shared_ptr<vm::Module>> ModulesOf(
     const std::vector<VmModule*>& modules) {
