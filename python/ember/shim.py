@@ -12,6 +12,13 @@ official compiler still can. Nothing is redirected unless this module runs
 (or ``install()`` is called): a user with both packages keeps the official
 runtime by default. A submodule Ember does not have fails to import with a
 ModuleNotFoundError that says so.
+
+To redirect every Python process instead (subprocesses, notebooks, test
+runners), set the environment variable ``EMBER_SHIM_IREE_RUNTIME=1``: the
+``ember_shim_iree_runtime.pth`` file that ``pip install`` puts in
+site-packages then calls ``install_from_environment()`` at interpreter
+start. Unset, empty, ``0``, ``false``, ``no`` or ``off`` leaves
+``iree.runtime`` alone.
 """
 
 from __future__ import annotations
@@ -68,6 +75,10 @@ class _IreeRuntimeFinder(importlib.abc.MetaPathFinder):
 
 _finder = _IreeRuntimeFinder()
 
+# Read by install_from_environment() (and the .pth file's pre-check).
+ENVIRONMENT_VARIABLE = "EMBER_SHIM_IREE_RUNTIME"
+_OFF_VALUES = ("", "0", "false", "no", "off")
+
 
 def install() -> None:
     """Redirects ``iree.runtime`` to Ember in this process (idempotent)."""
@@ -78,7 +89,22 @@ def install() -> None:
         del sys.modules[name]  # imported before: import again through us
 
 
+def install_from_environment(environ=None) -> bool:
+    """Calls ``install()`` when ``$EMBER_SHIM_IREE_RUNTIME`` is set to
+    anything but an off value ("", 0, false, no, off); returns whether it
+    did. ``environ`` defaults to ``os.environ``."""
+    if environ is None:
+        environ = os.environ
+    value = environ.get(ENVIRONMENT_VARIABLE, "")
+    if value.strip().lower() in _OFF_VALUES:
+        return False
+    install()
+    return True
+
+
 def main(argv: list[str]) -> int:
+    """Runs ``argv`` (``script.py ARGS`` or ``-m MODULE ARGS``) with
+    ``iree.runtime`` redirected; returns the exit status (2 on bad usage)."""
     if not argv or argv[0] in ("-h", "--help"):
         sys.stdout.write(__doc__)
         return 0 if argv else 2

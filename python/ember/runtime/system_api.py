@@ -93,10 +93,12 @@ class BoundModule:
 
     @property
     def name(self) -> str:
+        """The module's name (its ``VmModule.name``)."""
         return self._vm_module.name
 
     @property
     def vm_module(self) -> VmModule:
+        """The VmModule this binds."""
         return self._vm_module
 
     def __getattr__(self, name):
@@ -150,25 +152,37 @@ class SystemContext:
 
     @property
     def vm_context(self) -> VmContext:
+        """The underlying VmContext."""
         return self._vm_context
 
     @property
     def is_dynamic(self) -> bool:
+        """Whether modules can still be added (made with vm_modules=None)."""
         return self._is_dynamic
 
     @property
     def config(self) -> Config:
+        """The Config in use: its device, VM instance and default modules."""
         return self._config
 
     @property
     def instance(self) -> VmInstance:
+        """The VM instance of the config (``config.vm_instance``)."""
         return self._config.vm_instance
 
     @property
     def modules(self) -> BoundModules:
+        """Module name -> BoundModule of every module in the context, the
+        default ones included (``ctx.modules.name`` or
+        ``ctx.modules["name"]``)."""
         return self._bound_modules
 
     def add_vm_modules(self, vm_modules):
+        """Links ``vm_modules`` into a dynamic context, in order.
+
+        AssertionError on a static context; ValueError when a module's name
+        is already bound.
+        """
         assert self._is_dynamic, "Cannot 'add_module' on a static context"
         vm_modules = list(vm_modules)
         for m in vm_modules:
@@ -179,6 +193,7 @@ class SystemContext:
         self._vm_context.register_modules(vm_modules)
 
     def add_vm_module(self, vm_module):
+        """Links one module into a dynamic context (see add_vm_modules)."""
         self.add_vm_modules((vm_module,))
 
 

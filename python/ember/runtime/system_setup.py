@@ -48,6 +48,8 @@ def get_cached_hal_driver(device_uri: str) -> HalDriver:
 
 
 def clear_hal_driver_cache() -> None:
+    """Forgets the cached drivers, so that the next get_cached_hal_driver
+    (and get_driver) makes new ones; devices already made stay cached."""
     with _drivers_lock:
         _drivers_by_uri.clear()
 
