@@ -73,10 +73,6 @@ size_t ListIndex(int index) {
   return static_cast<size_t>(static_cast<int64_t>(index));
 }
 
-nb::object WrapRef(vm::VmRef ref) {
-  return nb::cast(PyVmRef{std::move(ref)}, nb::rv_policy::move);
-}
-
 // The VmRef behind any object with the ref protocol. The AttributeError of
 // an object without one propagates unchanged, as in IREE; an attribute that
 // is not a VmRef is a RuntimeError there too (a failed cast), but with a
@@ -93,20 +89,6 @@ vm::VmRef RefOf(nb::handle object) {
     throw std::runtime_error(message);
   }
   return ref->ref;
-}
-
-nb::object ValueToPython(const vm::Value& value) {
-  switch (value.type()) {
-    case vm::ValueType::kI8: return nb::int_(value.i8());
-    case vm::ValueType::kI16: return nb::int_(value.i16());
-    case vm::ValueType::kI32: return nb::int_(value.i32());
-    case vm::ValueType::kI64: return nb::int_(value.i64());
-    case vm::ValueType::kF32:
-      return nb::float_(static_cast<double>(value.f32()));
-    case vm::ValueType::kF64: return nb::float_(value.f64());
-    case vm::ValueType::kNone: break;
-  }
-  throw nb::value_error("Unsupported VM value type conversion");
 }
 
 // IREE prints values with std::to_string, so floats print as "%f".
@@ -173,6 +155,24 @@ void AppendListContents(std::string& out, const vm::List& list,
 }
 
 }  // namespace
+
+nb::object WrapRef(vm::VmRef ref) {
+  return nb::cast(PyVmRef{std::move(ref)}, nb::rv_policy::move);
+}
+
+nb::object ValueToPython(const vm::Value& value) {
+  switch (value.type()) {
+    case vm::ValueType::kI8: return nb::int_(value.i8());
+    case vm::ValueType::kI16: return nb::int_(value.i16());
+    case vm::ValueType::kI32: return nb::int_(value.i32());
+    case vm::ValueType::kI64: return nb::int_(value.i64());
+    case vm::ValueType::kF32:
+      return nb::float_(static_cast<double>(value.f32()));
+    case vm::ValueType::kF64: return nb::float_(value.f64());
+    case vm::ValueType::kNone: break;
+  }
+  throw nb::value_error("Unsupported VM value type conversion");
+}
 
 std::string ReprHex(uint32_t value) {
   char hex[9];

@@ -18,6 +18,7 @@
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/list.h"
 #include "runtime/vm/ref.h"
+#include "runtime/vm/value.h"
 
 namespace ember::python {
 
@@ -70,6 +71,12 @@ void BindRefProtocol(Class& cls, Ref<T> Wrapper::*member) {
   });
   cls.def("__eq__", [](const Wrapper&, nanobind::handle) { return false; });
 }
+
+// A ref as a Python VmRef (which owns it).
+nanobind::object WrapRef(vm::VmRef ref);
+
+// A VM value as a Python int or float (i32/i64 and f32/f64 alike).
+nanobind::object ValueToPython(const vm::Value& value);
 
 // A 32-bit value (an element type) as iree.runtime's reprs write it: its
 // bytes in memory order, two lowercase hex digits each.

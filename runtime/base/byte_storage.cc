@@ -8,8 +8,31 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace ember {
+namespace {
+
+// The live file mappings made by MapFile, by start address, with a
+// descriptor of the file kept open for private views. A mapping leaves the
+// registry before it is unmapped.
+struct MappedFile {
+  size_t size = 0;
+  int fd = -1;
+};
+
+struct FileMappings {
+  std::mutex mutex;
+  std::map<uintptr_t, MappedFile> by_start;
+};
+
+FileMappings& Mappings() {
+  static FileMappings* mappings = new FileMappings();
+  return *mappings;
+}
+
+}  // namespace
 
 ByteStorage::~ByteStorage() {
   if (release_) release_();
@@ -66,14 +89,77 @@ Result<std::shared_ptr<const ByteStorage>> ByteStorage::MapFile(
   }
   void* mapping = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
   int error = errno;
-  ::close(fd);
   if (mapping == MAP_FAILED) {
+    ::close(fd);
     return MakeStatus(StatusCode::kResourceExhausted, "cannot map '%s': %s",
                       path.c_str(), std::strerror(error));
   }
+  const auto start = reinterpret_cast<uintptr_t>(mapping);
+  {
+    FileMappings& mappings = Mappings();
+    std::lock_guard<std::mutex> lock(mappings.mutex);
+    mappings.by_start[start] = MappedFile{size, fd};
+  }
   return std::shared_ptr<const ByteStorage>(
       new ByteStorage(Kind::kFileMapping, static_cast<const uint8_t*>(mapping),
-                      size, [mapping, size] { ::munmap(mapping, size); }));
+                      size, [mapping, size, start, fd] {
+                        {
+                          FileMappings& mappings = Mappings();
+                          std::lock_guard<std::mutex> lock(mappings.mutex);
+                          mappings.by_start.erase(start);
+                        }
+                        ::munmap(mapping, size);
+                        ::close(fd);
+                      }));
+}
+
+Result<ByteStorage::PrivateView> ByteStorage::MapPrivateView(
+    std::span<const uint8_t> bytes) {
+  if (bytes.empty()) return PrivateView{};
+  const auto begin = reinterpret_cast<uintptr_t>(bytes.data());
+  uintptr_t start = 0;
+  MappedFile file;
+  {
+    FileMappings& mappings = Mappings();
+    std::lock_guard<std::mutex> lock(mappings.mutex);
+    auto it = mappings.by_start.upper_bound(begin);
+    if (it == mappings.by_start.begin()) return PrivateView{};
+    --it;
+    start = it->first;
+    file = it->second;
+    if (begin - start > file.size ||
+        bytes.size() > file.size - (begin - start)) {
+      return PrivateView{};
+    }
+    // The descriptor stays valid while the mapping lives, which it does
+    // while the caller holds `bytes`; dup it so that does not matter.
+    file.fd = ::fcntl(file.fd, F_DUPFD_CLOEXEC, 0);
+    if (file.fd < 0) {
+      return MakeStatus(StatusCode::kResourceExhausted,
+                        "cannot duplicate a file descriptor: %s",
+                        std::strerror(errno));
+    }
+  }
+  const uint64_t offset = begin - start;
+  const auto page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
+  const uint64_t page_offset = offset / page * page;
+  const size_t mapping_size =
+      static_cast<size_t>(offset - page_offset) + bytes.size();
+  void* mapping = ::mmap(nullptr, mapping_size, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE, file.fd, static_cast<off_t>(page_offset));
+  const int error = errno;
+  ::close(file.fd);
+  if (mapping == MAP_FAILED) {
+    return MakeStatus(StatusCode::kResourceExhausted,
+                      "cannot map %zu bytes privately: %s", bytes.size(),
+                      std::strerror(error));
+  }
+  return PrivateView{static_cast<uint8_t*>(mapping) + (offset - page_offset),
+                     mapping, mapping_size};
+}
+
+void ByteStorage::UnmapPrivateView(const PrivateView& view) {
+  if (view.mapping != nullptr) ::munmap(view.mapping, view.mapping_size);
 }
 
 Result<std::shared_ptr<const ByteStorage>> ByteStorage::WrapExternal(

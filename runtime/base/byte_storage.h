@@ -46,6 +46,21 @@ class ByteStorage {
   static Result<std::shared_ptr<const ByteStorage>> WrapExternal(
       std::span<const uint8_t> bytes, std::function<void()> release);
 
+  // A private, writable view of `bytes`, which must lie inside a live file
+  // mapping made by MapFile: the same file pages, copied page by page only
+  // where the view is written (copy-on-write), so the storage itself never
+  // changes. What a program that may write into its constants gets instead
+  // of a copy: no bytes move until one is written. Null (no error) when
+  // `bytes` is not inside a file mapping; the caller then copies.
+  // `unmap` the view when done.
+  struct PrivateView {
+    uint8_t* data = nullptr;  // `bytes`' first byte in the view
+    void* mapping = nullptr;  // what to unmap
+    size_t mapping_size = 0;
+  };
+  static Result<PrivateView> MapPrivateView(std::span<const uint8_t> bytes);
+  static void UnmapPrivateView(const PrivateView& view);
+
   const uint8_t* data() const { return data_; }
   size_t size() const { return size_; }
   std::span<const uint8_t> span() const { return {data_, size_}; }

@@ -14,6 +14,7 @@ from typing import Optional
 import numpy as np
 import numpy.lib.mixins
 
+from ember import _ember
 from ember._ember import (
     BufferUsage,
     HalBufferView,
@@ -104,134 +105,113 @@ def map_element_type_to_dtype(element_type) -> np.dtype:
 _DEVICE_HANDLED_FUNCTIONS: dict = {}
 
 
-class DeviceArray(numpy.lib.mixins.NDArrayOperatorsMixin):
-    """A tensor that lives in a device buffer.
+class _DeviceArrayMethods:
+    """The Python half of ``DeviceArray``, attached to the native class.
 
-    Metadata (``shape``, ``dtype``) never moves data. ``to_host()`` returns
-    the contents as an ndarray; numpy conversion (``np.asarray``, ufuncs,
-    operators) does the same implicitly only when the array was created
-    with ``implicit_host_transfer=True``, as function results are.
+    ``DeviceArray`` is the native ``ember._ember.DeviceArray`` (it holds the
+    buffer view and does the fast paths of ``to_host``, ``__array__``,
+    ``dtype``, ``shape``); the methods here -- numpy's operator mixin, the
+    rest of iree.runtime's API and the slow paths -- are set on it below.
+    A class rather than a Python subclass, because instances of a Python
+    subclass are tracked by the garbage collector, which a call that makes a
+    result each time pays for in collections.
     """
 
-    def __init__(self, device: HalDevice, buffer_view: HalBufferView,
-                 implicit_host_transfer: bool = False, override_dtype=None):
-        self._device = device
-        self._buffer_view = buffer_view
-        self._implicit_host_transfer = implicit_host_transfer
-        self._override_dtype = override_dtype
-        # Set once the buffer has been mapped (host-visible buffers only).
-        self._mapped_memory = None
-        self._host_array: Optional[np.ndarray] = None
-
-    # -- numpy protocols ---------------------------------------------------
-
-    def __array__(self, dtype=None, copy=None):
-        host = self._transfer_to_host(implicit=True)
-        if dtype is None:
-            return host
-        return host.__array__(dtype)
-
     def __array_function__(self, func, types, args, kwargs):
+        """numpy functions: shape and reshape natively, others on the host
+        contents."""
         handler = _DEVICE_HANDLED_FUNCTIONS.get(func)
         if handler is not None:
             return handler(*args, **kwargs)
         return self.to_host().__array_function__(func, types, args, kwargs)
 
-    # -- metadata ----------------------------------------------------------
-
-    @property
-    def dtype(self):
-        if self._override_dtype:
-            return self._override_dtype
-        return self._raw_dtype()
-
-    @property
-    def shape(self):
-        return np.shape(self)
-
-    @property
-    def is_host_accessible(self) -> bool:
-        """True once the data has been mapped to the host (and kept)."""
-        return self._host_array is not None
-
-    def __repr__(self):
-        return (f"<IREE DeviceArray: shape={np.shape(self)}, "
-                f"dtype={self.dtype}>")
-
-    # -- host transfer -----------------------------------------------------
-
-    def to_host(self) -> np.ndarray:
-        """The contents as an ndarray (a kept mapping when possible)."""
-        return self._transfer_to_host(implicit=False)
+    # -- slow paths of the native to_host / __array__ ----------------------
 
     def _raw_dtype(self) -> np.dtype:
         return map_element_type_to_dtype(self._buffer_view.element_type)
 
-    def _is_mappable(self) -> bool:
-        buffer = self._buffer_view.get_buffer()
-        visible = int(MemoryType.HOST_VISIBLE)
-        scoped = int(BufferUsage.MAPPING_SCOPED)
-        return (int(buffer.memory_type()) & visible == visible
-                and int(buffer.allowed_usage()) & scoped == scoped)
-
-    def _transfer_to_host(self, implicit: bool) -> np.ndarray:
-        if implicit and not self._implicit_host_transfer:
-            raise ValueError(
-                "DeviceArray cannot be implicitly transferred to the host: "
-                "if necessary, do an explicit transfer via .to_host()")
-        if not self._is_mappable():
-            return self._copy_to_host()
-        if self._host_array is None:
-            self._mapped_memory = self._buffer_view.map()
-            self._host_array = self._as_host_array(self._mapped_memory)
-        return self._host_array
-
-    def _as_host_array(self, mapped_memory) -> np.ndarray:
+    def _map_to_host(self) -> np.ndarray:
+        """Maps the buffer for a dtype without a buffer format (bfloat16,
+        float8) or a dtype override."""
+        buffer_view = self._buffer_view
         raw_dtype = self._raw_dtype()
-        array = mapped_memory.asarray(self._buffer_view.shape, raw_dtype)
+        array = buffer_view.map().asarray(buffer_view.shape, raw_dtype)
         # A dtype the device cannot hold (bool as i8) is converted on the host.
-        if (self._override_dtype is not None
-                and np.dtype(self._override_dtype) != raw_dtype):
-            array = array.astype(self._override_dtype)
+        override = self._override_dtype
+        if override is not None and np.dtype(override) != raw_dtype:
+            array = array.astype(override)
         return array
 
     def _copy_to_host(self) -> np.ndarray:
+        """Copies a buffer the host cannot map (not kept)."""
         source = self._buffer_view.get_buffer()
-        staging = self._device.allocator.allocate_buffer(
+        device = self._device
+        staging = device.allocator.allocate_buffer(
             memory_type=MemoryType.HOST_LOCAL | MemoryType.DEVICE_VISIBLE,
             allowed_usage=(BufferUsage.TRANSFER_TARGET
                            | BufferUsage.MAPPING_SCOPED),
             allocation_size=source.byte_length(),
         )
-        semaphore = self._device.create_semaphore(0)
+        semaphore = device.create_semaphore(0)
         done = HalFence.create_at(semaphore, 1)
-        self._device.queue_copy(source, staging,
-                                HalFence.create_at(semaphore, 0), done)
+        device.queue_copy(source, staging, HalFence.create_at(semaphore, 0),
+                          done)
         done.wait()
-        # Not kept: the mapping owns the staging buffer and the copy is fresh.
-        return self._as_host_array(staging.map())
+        raw_dtype = self._raw_dtype()
+        array = staging.map().asarray(self._buffer_view.shape, raw_dtype)
+        override = self._override_dtype
+        if override is not None and np.dtype(override) != raw_dtype:
+            array = array.astype(override)
+        return array
 
     # -- host conveniences -------------------------------------------------
 
     def astype(self, dtype, casting="unsafe", copy=True):
+        """The contents converted to ``dtype`` on the host (``self`` when
+        the dtype already matches and ``copy`` is false)."""
         if self.dtype == dtype and not copy:
             return self
         return self.to_host().astype(dtype, casting=casting, copy=copy)
 
     def reshape(self, *args):
+        """The host contents reshaped (numpy's ``reshape``)."""
         return self.to_host().reshape(*args)
 
     def __iter__(self):
+        """Iterates over the host contents' first axis."""
         return iter(self.to_host())
 
     def __getitem__(self, index):
+        """Indexes the host contents."""
         return self.to_host()[index]
 
     def __deepcopy__(self, memo):
+        """A deep copy is a host ndarray."""
         return self.to_host()
 
     def __reduce__(self):
+        """Pickles as the host ndarray."""
         return _identity, (self.to_host(),)
+
+
+DeviceArray = _ember.DeviceArray
+DeviceArray.__doc__ = """A tensor that lives in a device buffer.
+
+``DeviceArray(device, buffer_view, implicit_host_transfer=False,
+override_dtype=None)``. Metadata (``shape``, ``dtype``, ``size``, ``ndim``)
+never moves data. ``to_host()`` returns the contents as an ndarray -- on a
+CPU device a view of the buffer itself, kept by the array -- and numpy
+conversion (``np.asarray``, ufuncs, operators) does the same implicitly only
+when the array was created with ``implicit_host_transfer=True``, as function
+results are.
+"""
+for _source in (numpy.lib.mixins.NDArrayOperatorsMixin, _DeviceArrayMethods):
+    for _name, _value in vars(_source).items():
+        if _name not in ("__dict__", "__weakref__", "__doc__", "__module__",
+                         "__slots__", "__qualname__"):
+            setattr(DeviceArray, _name, _value)
+# Defining __eq__ makes a Python class unhashable; as upstream's.
+DeviceArray.__hash__ = None
 
 
 def _identity(value):

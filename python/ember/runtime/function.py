@@ -1,7 +1,17 @@
 """``FunctionInvoker``: calls a module export with Python values.
 
-A call has three steps, each a separate function so that a native call path
-can replace them one at a time:
+Calling a ``FunctionInvoker`` runs native code (``ember._ember.NativeInvoker``,
+its base class, explained in python/bindings/function_bindings.cc): the
+arguments are converted, the function runs with the GIL released, and the
+results are made into Python values without going through this module.
+Host arrays that can be are imported without a copy.
+
+This module supplies what that native path defers to Python (the
+``_array_argument`` and ``_sequence_argument`` hooks), and the Python
+implementation of a call (``_call_python``), which serves functions with
+``iree.abi`` reflection and invokers over stand-in contexts and functions
+(objects with ``invoke`` / ``reflection`` that are not Ember's own). It has
+three steps:
 
 1. ``_pack_dynamic`` / ``_pack_reflected`` turn the Python arguments into a
    ``VmVariantList``;
@@ -25,6 +35,7 @@ argument count mismatch), so this is an Ember extension.
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 
@@ -36,13 +47,20 @@ from ember._ember import (
     HalDevice,
     HalFence,
     MemoryType,
+    NativeInvoker,
     VmContext,
     VmFunction,
     VmRef,
     VmVariantList,
 )
 
-from .array_interop import DeviceArray, map_dtype_to_element_type
+from ember import _ember
+
+from .array_interop import (
+    _ELEMENT_TYPE_TO_DTYPE,
+    DeviceArray,
+    map_dtype_to_element_type,
+)
 
 __all__ = [
     "FunctionInvoker",
@@ -134,6 +152,36 @@ def _pack_sequence(device, values, function_name: str, path: str):
     for index, item in enumerate(values):
         _push_dynamic(device, packed, item, function_name, f"{path}[{index}]")
     return packed
+
+
+# Kinds of dtypes whose arrays the native path can import (they have a
+# buffer-protocol format); others are copied here.
+_IMPORTABLE_KINDS = frozenset("biufc?")
+
+
+def _array_argument(device: HalDevice, value, function_name: str, path: str):
+    """Native-path hook: an argument that is not a buffer-protocol array but
+    has ``__array__`` or ``__dlpack__``. Returns an ndarray for the native
+    path to import (or copy), or a ``HalBufferView`` holding a copy."""
+    if hasattr(value, "__array__"):
+        host = np.asarray(value)
+    elif hasattr(value, "__dlpack__"):
+        host = np.from_dlpack(value)
+    else:
+        raise _not_convertible(value, function_name, path)
+    if host.dtype.kind in _IMPORTABLE_KINDS and host.dtype.isnative:
+        return host
+    packed = VmVariantList(1)
+    _push_array(device, packed, host, None, function_name, path)
+    return packed.get_as_object(0, HalBufferView)
+
+
+def _sequence_argument(device: HalDevice, value, function_name: str,
+                       path: str) -> VmVariantList:
+    """Native-path hook: a list, tuple or dict argument as a VM list."""
+    if type(value) is dict:
+        value = [value[key] for key in sorted(value)]
+    return _pack_sequence(device, value, function_name, path)
 
 
 def _pack_dynamic(device: HalDevice, function_name: str, args, kwargs):
@@ -350,8 +398,14 @@ def _unpack_reflected(inv: Invocation, vm_list: VmVariantList, descs) -> list:
 # -- the invoker -------------------------------------------------------------
 
 
-class FunctionInvoker:
-    """A callable VM function bound to a context and a device."""
+class FunctionInvoker(NativeInvoker):
+    """A callable VM function bound to a context and a device.
+
+    ``FunctionInvoker(vm_context, device, vm_function)``; calling it with
+    Python values calls the function and returns its result (one value),
+    a tuple of results, or None. Thread-safe: calls on one context are
+    serialised, with the GIL released while the function runs.
+    """
 
     __slots__ = ["_vm_context", "_device", "_vm_function", "_name",
                  "_abi_dict", "_arg_descs", "_ret_descs",
@@ -373,6 +427,9 @@ class FunctionInvoker:
         self._coarse_fences = (
             reflection.get("iree.abi.model") == "coarse-fences")
         self._parse_abi(reflection)
+        NativeInvoker.__init__(self, vm_context, device, vm_function,
+                               use_native=self._arg_descs is None,
+                               coarse_fences=self._coarse_fences)
 
     @property
     def vm_function(self) -> VmFunction:
@@ -408,7 +465,8 @@ class FunctionInvoker:
             if only and only[0] in ("slist", "stuple", "sdict"):
                 self._has_inlined_results = True
 
-    def __call__(self, *args, **kwargs):
+    def _call_python(self, *args, **kwargs):
+        """The call, in Python (see the module's docstring)."""
         device = self._device
         if self._arg_descs is None:
             arg_list = _pack_dynamic(device, self._name, args, kwargs)
@@ -445,3 +503,8 @@ class FunctionInvoker:
         arg_list.push_ref(signal)
         self._vm_context.invoke(self._vm_function, arg_list, ret_list)
         signal.wait()
+
+
+_ember._set_call_hooks(DeviceArray, np.asarray, _ELEMENT_TYPE_TO_DTYPE,
+                       _array_argument, _sequence_argument)
+atexit.register(_ember._clear_call_hooks)

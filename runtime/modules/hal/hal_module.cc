@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "runtime/base/byte_storage.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/native_module.h"
 
@@ -131,11 +132,22 @@ Result<Ref<h::Buffer>> AllocatorImport(HalState&, Ref<h::Allocator> allocator,
     // into an imported constant). Aliasing would write into the module's
     // rodata -- a read-only file mapping (a crash), memory the caller
     // lent with wrap_buffer (corrupting it), or bytes every other context
-    // shares -- so an immutable source is copied.
+    // shares. So the program gets its own copy: for a module mapped from a
+    // file, a private copy-on-write mapping of the same pages, which costs
+    // neither time nor memory until a page is written (a 100 MB constant
+    // loads as fast as a small one); otherwise a real copy.
     params.access = h::MemoryAccess::kAll;
-    return a->AllocateCopy(params,
-                           s->bytes().subspan(static_cast<size_t>(offset),
-                                              static_cast<size_t>(length)));
+    const std::span<const uint8_t> bytes = s->bytes().subspan(
+        static_cast<size_t>(offset), static_cast<size_t>(length));
+    EMBER_ASSIGN_OR_RETURN(ByteStorage::PrivateView view,
+                           ByteStorage::MapPrivateView(bytes));
+    if (view.data != nullptr &&
+        reinterpret_cast<uintptr_t>(view.data) % h::kBufferAlignment == 0) {
+      return a->Import(params, std::span<uint8_t>(view.data, bytes.size()),
+                       [view] { ByteStorage::UnmapPrivateView(view); });
+    }
+    ByteStorage::UnmapPrivateView(view);
+    return a->AllocateCopy(params, bytes);
   }
   // A mutable vm.buffer is the program's own memory: used in place, the HAL
   // buffer keeping the vm.buffer alive.
