@@ -352,6 +352,13 @@ std::string DeviceArrayRepr(nb::handle self_handle) {
 // -- the invoker
 // ----------------------------------------------------------------
 
+// What the function's `iree.abi.declaration` says an argument is.
+struct DeclaredArgument {
+  std::string text;  // e.g. "tensor<4xf32>"
+  bool tensor = false;
+  std::vector<int64_t> dims;  // for a tensor; -1 is dynamic
+};
+
 struct NativeInvoker {
   // False: calls go to the Python implementation.
   bool native = false;
@@ -365,6 +372,8 @@ struct NativeInvoker {
   std::vector<vm::CconvType> argument_types;  // without the two fences
   size_t result_count = 0;
   bool coarse_fences = false;
+  // One per argument, or empty (no declaration: nothing checked here).
+  std::vector<DeclaredArgument> declared;
 };
 
 // How an argument array becomes a device buffer.
@@ -500,23 +509,62 @@ vm::Variant PackDynamic(NativeInvoker& self, nb::handle value, CallState& state,
 // a ref is expected, or the reverse, is a RuntimeError, as reading the
 // wrong kind from a VM list is in iree.runtime.
 vm::Variant ToCconvType(const NativeInvoker& self, vm::Variant value,
-                        vm::CconvType type, size_t index) {
+                        vm::CconvType type, size_t index, nb::handle object) {
+  const std::string place =
+      "argument " + std::to_string(index) + " of '" + self.name + "'";
   if (type == vm::CconvType::kRef) {
     if (value.is_value()) {
-      Raise(PyExc_RuntimeError, "argument " + std::to_string(index) + " of '" +
-                                    self.name +
-                                    "' must be a ref (an array, buffer view or "
-                                    "list), not a number");
+      Raise(PyExc_RuntimeError,
+            place + " must be a ref (an array, buffer view or list), not " +
+                Py_TYPE(object.ptr())->tp_name);
     }
     return value;
   }
   if (!value.is_value()) {
-    Raise(PyExc_RuntimeError, "argument " + std::to_string(index) + " of '" +
-                                  self.name + "' must be a number (" +
-                                  vm::CconvTypeName(type) +
-                                  "), not an array or list");
+    Raise(PyExc_RuntimeError, place + " must be a number (" +
+                                  vm::CconvTypeName(type) + "), not " +
+                                  Py_TYPE(object.ptr())->tp_name);
   }
   return vm::Variant(value.value().ConvertTo(vm::ValueTypeOfCconv(type)));
+}
+
+std::string ShapeText(std::span<const int64_t> dims) {
+  if (dims.empty()) return "a scalar";
+  std::string text;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) text += 'x';
+    text += dims[i] < 0 ? std::string("?") : std::to_string(dims[i]);
+  }
+  return text;
+}
+
+// Checks a ref argument against the declaration before the call, so that a
+// wrong shape or a list where a tensor goes is reported as the caller's
+// argument with both shapes (inside the program it is an assertion on an
+// import's operand). ValueError, as the program's own check raises.
+void CheckDeclared(const NativeInvoker& self, const vm::Variant& packed,
+                   nb::handle object, size_t index) {
+  if (self.declared.empty() || !packed.is_ref()) return;
+  const DeclaredArgument& declared = self.declared[index];
+  if (!declared.tensor) return;
+  const std::string place =
+      "argument " + std::to_string(index) + " of '" + self.name + "'";
+  const h::BufferView* view = packed.ref().As<h::BufferView>();
+  if (view == nullptr) {
+    Raise(PyExc_ValueError, place + " must be a " + declared.text +
+                                " (an array), not a " +
+                                Py_TYPE(object.ptr())->tp_name);
+  }
+  auto shape = view->shape();
+  bool matches = shape.size() == declared.dims.size();
+  for (size_t d = 0; matches && d < shape.size(); ++d) {
+    matches = declared.dims[d] < 0 || declared.dims[d] == shape[d];
+  }
+  if (!matches) {
+    Raise(PyExc_ValueError, place + " must be a " + declared.text +
+                                ": expected shape " + ShapeText(declared.dims) +
+                                ", actual shape " + ShapeText(shape));
+  }
 }
 
 // A buffer view result that aliases one of the caller's imported arrays,
@@ -593,8 +641,11 @@ nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
     const std::string path = std::to_string(i);
     vm::Variant packed =
         PackDynamic(self, PyTuple_GET_ITEM(args, i), state, path);
-    arguments.push_back(
-        ToCconvType(self, std::move(packed), self.argument_types[i], i));
+    vm::Variant typed =
+        ToCconvType(self, std::move(packed), self.argument_types[i], i,
+                    PyTuple_GET_ITEM(args, i));
+    CheckDeclared(self, typed, PyTuple_GET_ITEM(args, i), i);
+    arguments.push_back(std::move(typed));
   }
   Ref<h::Fence> signal;
   if (self.coarse_fences) {
@@ -662,7 +713,8 @@ PyType_Slot invoker_slots[] = {
 // Ember's own and the plan covers the function (dynamic mode, no variadic
 // arguments); otherwise every call goes to `_call_python`.
 void InitInvoker(NativeInvoker* self, nb::handle vm_context, nb::object device,
-                 nb::handle vm_function, bool use_native, bool coarse_fences) {
+                 nb::handle vm_function, bool use_native, bool coarse_fences,
+                 nb::handle declared) {
   new (self) NativeInvoker();
   VmContext* context = nullptr;
   VmFunction* function = nullptr;
@@ -700,6 +752,21 @@ void InitInvoker(NativeInvoker* self, nb::handle vm_context, nb::object device,
   self->device_object = device;
   self->device = hal_device->device;
   self->name = std::string(info.name);
+  // (text, dims or None) per argument; ignored unless there is one per
+  // argument.
+  if (!declared.is_none() && nb::len(declared) == argument_count) {
+    for (nb::handle entry : declared) {
+      DeclaredArgument argument;
+      argument.text = nb::cast<std::string>(entry[0]);
+      nb::object dims = entry[1];
+      if (!dims.is_none()) {
+        argument.tensor = true;
+        for (nb::handle dim : dims)
+          argument.dims.push_back(nb::cast<int64_t>(dim));
+      }
+      self->declared.push_back(std::move(argument));
+    }
+  }
   self->native = true;
 }
 
@@ -781,7 +848,8 @@ void BindFunctions(nb::module_& m) {
                             "The native part of ember.runtime's "
                             "FunctionInvoker: calling it runs the function.")
       .def("__init__", &InitInvoker, "vm_context"_a, "device"_a,
-           "vm_function"_a, "use_native"_a = true, "coarse_fences"_a = false)
+           "vm_function"_a, "use_native"_a = true, "coarse_fences"_a = false,
+           "declared"_a = nb::none())
       .def_prop_ro(
           "is_native", [](const NativeInvoker& self) { return self.native; },
           "Whether calls take the native path (else the Python one).");

@@ -615,3 +615,56 @@ class MappedMemory:
     def asarray(self, shape: Sequence[int], numpy_dtype: object) -> object: ...
 
 def create_hal_module(instance: VmInstance, device: HalDevice) -> VmModule: ...
+
+class DeviceArray:
+    """
+    A tensor in a device buffer (ember.runtime.DeviceArray, which adds its Python methods): a buffer view on a device, with numpy conversion.
+    """
+
+    def __init__(self, device: object, buffer_view: HalBufferView, implicit_host_transfer: bool = False, override_dtype: object | None = None) -> None: ...
+
+    @property
+    def is_host_accessible(self) -> bool:
+        """True once the data has been mapped to the host (and kept)."""
+
+    @property
+    def dtype(self) -> object:
+        """The numpy dtype (the override given at creation, if any)."""
+
+    @property
+    def shape(self) -> list:
+        """The shape, as a list (as iree.runtime's)."""
+
+    @property
+    def ndim(self) -> int:
+        """The rank."""
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+
+    def __array__(self, dtype: object | None = None, copy: object | None = None) -> object:
+        """
+        The contents as an ndarray (allowed for results and arrays made with implicit_host_transfer=True).
+        """
+
+    def to_host(self) -> object:
+        """
+        The contents as an ndarray: a view of the device buffer, kept, when it is host-visible (CPU devices), else a copy.
+        """
+
+    def __repr__(self) -> str: ...
+
+class NativeInvoker:
+    """
+    The native part of ember.runtime's FunctionInvoker: calling it runs the function.
+    """
+
+    def __call__(self, /, *args, **kwargs):
+        """Call self as a function."""
+
+    def __init__(self, vm_context: object, device: object, vm_function: object, use_native: bool = True, coarse_fences: bool = False, declared: object | None = None) -> None: ...
+
+    @property
+    def is_native(self) -> bool:
+        """Whether calls take the native path (else the Python one)."""

@@ -38,6 +38,7 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import re
 
 import numpy as np
 
@@ -109,7 +110,9 @@ class Invocation:
 
 def _not_convertible(value, function_name: str, path: str):
     return ValueError(f"could not convert python value to VM: {value!r} "
-                      f"(argument {path} of '{function_name}')")
+                      f"(argument {path} of '{function_name}'; expected an "
+                      "array (numpy, DLPack), a DeviceArray or HalBufferView, "
+                      "an int, a float, or a list, tuple or dict of these)")
 
 
 def _push_array(device: HalDevice, out: VmVariantList, value, dtype,
@@ -398,6 +401,36 @@ def _unpack_reflected(inv: Invocation, vm_list: VmVariantList, descs) -> list:
 # -- the invoker -------------------------------------------------------------
 
 
+_DECLARED_PARAMETER = re.compile(r"%[\w.$-]+: ([^,()]+(?:<[^<>]*>)?)")
+_DECLARED_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)[a-z]\w*>")
+
+
+def _declared_arguments(reflection: dict) -> list:
+    """What ``iree.abi.declaration`` says of each argument, for the native
+    path's checks: ``(type text, dims)`` for a tensor (a dim of -1 is
+    dynamic), ``(type text, None)`` for anything else; an empty list when
+    there is no declaration or it cannot be read (nothing is checked)."""
+    declaration = reflection.get("iree.abi.declaration", "")
+    if not isinstance(declaration, str) or len(declaration) > 65536:
+        return []
+    start = declaration.find("(")
+    end = declaration.find(") ->") if ") ->" in declaration else \
+        declaration.rfind(")")
+    if start < 0 or end < start:
+        return []
+    declared = []
+    for match in _DECLARED_PARAMETER.finditer(declaration, start, end):
+        text = match.group(1).strip()
+        tensor = _DECLARED_TENSOR.fullmatch(text)
+        if tensor is None:
+            declared.append((text, None))
+            continue
+        dims = [-1 if dim == "?" else int(dim)
+                for dim in tensor.group(1).split("x") if dim]
+        declared.append((text, dims))
+    return declared
+
+
 class FunctionInvoker(NativeInvoker):
     """A callable VM function bound to a context and a device.
 
@@ -429,7 +462,8 @@ class FunctionInvoker(NativeInvoker):
         self._parse_abi(reflection)
         NativeInvoker.__init__(self, vm_context, device, vm_function,
                                use_native=self._arg_descs is None,
-                               coarse_fences=self._coarse_fences)
+                               coarse_fences=self._coarse_fences,
+                               declared=_declared_arguments(reflection))
 
     @property
     def vm_function(self) -> VmFunction:
