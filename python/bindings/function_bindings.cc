@@ -396,10 +396,11 @@ std::string ArgumentPlace(const NativeInvoker& self, const std::string& path) {
 // Unwrap with the message built only on failure.
 template <typename T>
 T UnwrapFor(Result<T> result, const char* what, const NativeInvoker& self,
-            const std::string& path) {
+            size_t index) {
   if (!result.ok()) {
-    ThrowStatus(result.status(),
-                (std::string(what) + " " + ArgumentPlace(self, path)).c_str());
+    ThrowStatus(result.status(), (std::string(what) + " " +
+                                  ArgumentPlace(self, std::to_string(index)))
+                                     .c_str());
   }
   return std::move(result).value();
 }
@@ -408,7 +409,7 @@ T UnwrapFor(Result<T> result, const char* what, const NativeInvoker& self,
 // object has none or its format has no element type (the Python helper
 // then decides).
 Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
-                                   CallState& state, const std::string& path) {
+                                   CallState& state, size_t index) {
   if (!PyObject_CheckBuffer(object.ptr())) return nullptr;
   auto view = std::make_unique<Py_buffer>();
   if (PyObject_GetBuffer(object.ptr(), view.get(), PyBUF_RECORDS_RO) != 0) {
@@ -443,12 +444,12 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
     Py_buffer* held = view.release();
     buffer = UnwrapFor(
         allocator.Import(params, bytes, [held] { ReleasePythonBuffer(held); }),
-        "could not import", self, path);
+        "could not import", self, index);
     state.imported.push_back(buffer.get());
   } else {
     const auto length = static_cast<uint64_t>(view->len);
     buffer = UnwrapFor(allocator.Allocate(params, length), "could not allocate",
-                       self, path);
+                       self, index);
     if (length > 0) {
       std::span<uint8_t> target =
           Unwrap(buffer->DeviceRange(0, length), "could not copy argument");
@@ -463,13 +464,13 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
   Result<Ref<h::BufferView>> buffer_view = h::BufferView::Create(
       std::move(buffer), shape, type, h::EncodingType::kDenseRowMajor);
   return UnwrapFor(std::move(buffer_view), "could not make a buffer view of",
-                   self, path);
+                   self, index);
 }
 
 // One argument as a VM value or ref, dynamic mode (iree.runtime 3.11's
 // rules; see function.py).
 vm::Variant PackDynamic(NativeInvoker& self, nb::handle value, CallState& state,
-                        const std::string& path) {
+                        size_t index) {
   PyObject* object = value.ptr();
   PyTypeObject* type = Py_TYPE(object);
   if (type == &PyLong_Type) {
@@ -477,7 +478,8 @@ vm::Variant PackDynamic(NativeInvoker& self, nb::handle value, CallState& state,
     long long integer = PyLong_AsLongLongAndOverflow(object, &overflow);
     if (overflow != 0) {
       Raise(PyExc_OverflowError,
-            "int does not fit in 64 bits (" + ArgumentPlace(self, path) + ")");
+            "int does not fit in 64 bits (" +
+                ArgumentPlace(self, std::to_string(index)) + ")");
     }
     return vm::Value::I64(integer);
   }
@@ -493,15 +495,16 @@ vm::Variant PackDynamic(NativeInvoker& self, nb::handle value, CallState& state,
     return vm::VmRef::Of(buffer_view->view);
   }
   if (type == &PyList_Type || type == &PyTuple_Type || type == &PyDict_Type) {
-    nb::object list =
-        hooks_ref.sequence_argument(self.device_object, value, self.name, path);
+    nb::object list = hooks_ref.sequence_argument(
+        self.device_object, value, self.name, std::to_string(index));
     return vm::VmRef::Of(nb::cast<PyVmVariantList&>(list).list);
   }
-  if (Ref<h::BufferView> imported = ImportHostArray(self, value, state, path)) {
+  if (Ref<h::BufferView> imported =
+          ImportHostArray(self, value, state, index)) {
     return vm::VmRef::Of(std::move(imported));
   }
-  nb::object converted =
-      hooks_ref.array_argument(self.device_object, value, self.name, path);
+  nb::object converted = hooks_ref.array_argument(
+      self.device_object, value, self.name, std::to_string(index));
   return vm::VmRef::Of(nb::cast<HalBufferView&>(converted).view);
 }
 
@@ -510,18 +513,20 @@ vm::Variant PackDynamic(NativeInvoker& self, nb::handle value, CallState& state,
 // wrong kind from a VM list is in iree.runtime.
 vm::Variant ToCconvType(const NativeInvoker& self, vm::Variant value,
                         vm::CconvType type, size_t index, nb::handle object) {
-  const std::string place =
-      "argument " + std::to_string(index) + " of '" + self.name + "'";
+  // Built only for a message.
+  auto place = [&] {
+    return "argument " + std::to_string(index) + " of '" + self.name + "'";
+  };
   if (type == vm::CconvType::kRef) {
     if (value.is_value()) {
       Raise(PyExc_RuntimeError,
-            place + " must be a ref (an array, buffer view or list), not " +
+            place() + " must be a ref (an array, buffer view or list), not " +
                 Py_TYPE(object.ptr())->tp_name);
     }
     return value;
   }
   if (!value.is_value()) {
-    Raise(PyExc_RuntimeError, place + " must be a number (" +
+    Raise(PyExc_RuntimeError, place() + " must be a number (" +
                                   vm::CconvTypeName(type) + "), not " +
                                   Py_TYPE(object.ptr())->tp_name);
   }
@@ -547,11 +552,13 @@ void CheckDeclared(const NativeInvoker& self, const vm::Variant& packed,
   if (self.declared.empty() || !packed.is_ref()) return;
   const DeclaredArgument& declared = self.declared[index];
   if (!declared.tensor) return;
-  const std::string place =
-      "argument " + std::to_string(index) + " of '" + self.name + "'";
+  // Built only for a message.
+  auto place = [&] {
+    return "argument " + std::to_string(index) + " of '" + self.name + "'";
+  };
   const h::BufferView* view = packed.ref().As<h::BufferView>();
   if (view == nullptr) {
-    Raise(PyExc_ValueError, place + " must be a " + declared.text +
+    Raise(PyExc_ValueError, place() + " must be a " + declared.text +
                                 " (an array), not a " +
                                 Py_TYPE(object.ptr())->tp_name);
   }
@@ -561,7 +568,7 @@ void CheckDeclared(const NativeInvoker& self, const vm::Variant& packed,
     matches = declared.dims[d] < 0 || declared.dims[d] == shape[d];
   }
   if (!matches) {
-    Raise(PyExc_ValueError, place + " must be a " + declared.text +
+    Raise(PyExc_ValueError, place() + " must be a " + declared.text +
                                 ": expected shape " + ShapeText(declared.dims) +
                                 ", actual shape " + ShapeText(shape));
   }
@@ -638,9 +645,8 @@ nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
   CallState state;
   SmallVector<vm::Variant, 8> arguments;
   for (Py_ssize_t i = 0; i < count; ++i) {
-    const std::string path = std::to_string(i);
-    vm::Variant packed =
-        PackDynamic(self, PyTuple_GET_ITEM(args, i), state, path);
+    vm::Variant packed = PackDynamic(self, PyTuple_GET_ITEM(args, i), state,
+                                     static_cast<size_t>(i));
     vm::Variant typed =
         ToCconvType(self, std::move(packed), self.argument_types[i], i,
                     PyTuple_GET_ITEM(args, i));

@@ -84,12 +84,14 @@ def normalize_value(value: Any):
 
 
 class BoundModule:
-    """A module of a SystemContext; ``m.fn`` and ``m["fn"]`` give a
-    FunctionInvoker for the export ``fn`` (a new one on each lookup)."""
+    """A module of a SystemContext; ``m.fn`` and ``m["fn"]`` give the
+    FunctionInvoker of the export ``fn`` (made on the first lookup and
+    kept: its call plan is built once)."""
 
     def __init__(self, context: "SystemContext", vm_module: VmModule):
         self._context = context
         self._vm_module = vm_module
+        self._invokers: dict = {}
 
     @property
     def name(self) -> str:
@@ -108,11 +110,16 @@ class BoundModule:
             raise AttributeError(name) from None
 
     def __getitem__(self, name) -> FunctionInvoker:
+        invoker = self._invokers.get(name)
+        if invoker is not None:
+            return invoker
         vm_function = self._vm_module.lookup_function(name)
         if vm_function is None:
             raise KeyError(f"Function '{name}' not found in module '{self}'")
-        return FunctionInvoker(self._context.vm_context,
-                               self._context.config.device, vm_function)
+        invoker = FunctionInvoker(self._context.vm_context,
+                                  self._context.config.device, vm_function)
+        self._invokers[name] = invoker
+        return invoker
 
     def __repr__(self):
         return f"<BoundModule {self._vm_module!r}>"
