@@ -2,8 +2,9 @@
 
 With no arguments it loads the sample module shipped inside the package
 (compiled from Ember's own MLIR by iree-compile 3.11), prints its
-structure, then runs its ``simple_mul`` on the CPU with ember-run-module
-and prints the result. ``python -m ember FILE`` does the same for any ``.vmfb``;
+structure, then runs its ``simple_mul`` on the CPU twice -- with
+ember-run-module, and through the Python API (``load_vm_flatbuffer_file``)
+-- and prints the results. ``python -m ember FILE`` does the same for any ``.vmfb``;
 ``--json`` prints JSON instead.
 """
 
@@ -54,7 +55,23 @@ def run_sample() -> int:
     print(result.stdout, end="")
     if result.returncode != 0:
         print(result.stderr, end="", file=sys.stderr)
-    return result.returncode
+        return result.returncode
+    return run_sample_in_python()
+
+
+def run_sample_in_python() -> int:
+    """The same call through the high-level Python API."""
+    import numpy as np
+
+    print("\n>>> module = ember.runtime.load_vm_flatbuffer_file("
+          "'simple_mul.vmfb', driver='local-task')")
+    print(">>> module.simple_mul(np.array([1, 2, 3, 4], np.float32), "
+          "np.array([10, 20, 30, 40], np.float32)).to_host()")
+    module = rt.load_vm_flatbuffer_file(SAMPLE, driver="local-task")
+    result = module.simple_mul(np.array([1, 2, 3, 4], np.float32),
+                               np.array([10, 20, 30, 40], np.float32))
+    print(repr(result.to_host()))
+    return 0
 
 
 if __name__ == "__main__":

@@ -89,8 +89,11 @@ def test_python_m_ember_default_sample(module_json, sample_vmfb):
     for entry in expected["imports"]:
         assert entry["full_name"] in proc.stdout
     assert "<VmModule module : [simple_mul, add_one, __init]>" in proc.stdout
-    # ... and runs the sample on the CPU.
-    assert proc.stdout.splitlines()[-1] == "4xf32=10 40 90 160"
+    # ... and runs the sample on the CPU, with the tool and through
+    # load_vm_flatbuffer_file.
+    lines = proc.stdout.splitlines()
+    assert "4xf32=10 40 90 160" in lines
+    assert lines[-1] == "array([ 10.,  40.,  90., 160.], dtype=float32)"
 
 
 def test_python_m_ember_file(tensor_vmfb, module_json):
