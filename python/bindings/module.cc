@@ -8,6 +8,7 @@ void BindVm(nb::module_& m);
 void BindVmValues(nb::module_& m);
 void BindVmContext(nb::module_& m);
 void BindHal(nb::module_& m);
+void BindBenchmark(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -16,4 +17,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindVmValues(m);
   ember::python::BindVmContext(m);
   ember::python::BindHal(m);
+  ember::python::BindBenchmark(m);
 }
