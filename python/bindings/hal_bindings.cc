@@ -12,8 +12,9 @@
 // the profiling calls), HalAllocator.allocate_buffer / allocate_buffer_copy,
 // HalBuffer, HalBufferView (constructor, shape, element_type, byte_length,
 // map), HalCommandBuffer (begin / copy / fill / end), MappedMemory.asarray,
-// HalElementType, MemoryType, BufferUsage, create_hal_module. Buffer views
-// travel in VmVariantLists through the ref protocol (vm_value_bindings.h).
+// HalElementType, MemoryType, BufferUsage, create_hal_module (one device or
+// several) and HalModuleDebugSink. Buffer views travel in VmVariantLists
+// through the ref protocol (vm_value_bindings.h).
 //
 // Queue operations take their wait and signal semaphores as iree.runtime
 // does: a HalFence, or a sequence of (HalSemaphore, value) pairs, and run as
@@ -48,10 +49,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "python/bindings/status_utils.h"
@@ -685,6 +690,148 @@ HalBufferView FromDLPackCapsule(const Ref<h::Device>& device,
              "importing a dlpack tensor")};
 }
 
+// ---- HalModuleDebugSink ----------------------------------------------------
+//
+// `HalModuleDebugSink(buffer_view_trace_callback)` holds a Python callable
+// that a hal module made with `create_hal_module(..., debug_sink=sink)`
+// calls for every `hal.buffer_view.trace` of a program, as
+// `callback(key: str, buffer_views: list[HalBufferView])`, during the
+// program's call: the views are the program's own (no copies) and may be
+// kept. An exception raised by the callback fails the call with an UNKNOWN
+// status carrying its text (so `invoke` raises RuntimeError). The callback
+// runs on the calling thread with the GIL taken again: `invoke` holds its
+// context's lock but not the GIL while it runs, and nothing waits for that
+// lock with the GIL held, so the two cannot deadlock; the callback must
+// not call into the same context.
+//
+// Lifetimes, as in iree.runtime: the hal module keeps the sink (and so the
+// callback) alive for as long as the module or a context using it lives,
+// whether or not Python still holds the module. The sink takes part in
+// Python's cycle collection, so a callback that refers to its own sink is
+// collected; a callback that refers to the module or a context that uses
+// it is a cycle through native code that is never collected.
+struct HalModuleDebugSink {
+  nb::object callback;  // null once the cycle collector cleared it
+};
+
+int DebugSinkTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));  // instances of heap types refer to their type
+  if (!nb::inst_ready(self)) return 0;  // __init__ has not run yet
+  Py_VISIT(nb::inst_ptr<HalModuleDebugSink>(self)->callback.ptr());
+  return 0;
+}
+
+int DebugSinkClear(PyObject* self) {
+  nb::inst_ptr<HalModuleDebugSink>(self)->callback.reset();
+  return 0;
+}
+
+PyType_Slot debug_sink_slots[] = {
+    {Py_tp_traverse, reinterpret_cast<void*>(&DebugSinkTraverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(&DebugSinkClear)},
+    {0, nullptr},
+};
+
+// A strong reference to a Python object that native code owns and may drop
+// on any thread, with or without the GIL (the hal module goes with the last
+// context that uses it). After interpreter shutdown the object is left.
+class NativeOwnedObject {
+ public:
+  explicit NativeOwnedObject(nb::handle object) : object_(object.ptr()) {
+    Py_INCREF(object_);
+  }
+  ~NativeOwnedObject() {
+    if (!Py_IsInitialized()) return;
+    nb::gil_scoped_acquire acquire;
+    Py_DECREF(object_);
+  }
+  NativeOwnedObject(const NativeOwnedObject&) = delete;
+  NativeOwnedObject& operator=(const NativeOwnedObject&) = delete;
+  PyObject* get() const { return object_; }
+
+ private:
+  PyObject* object_;
+};
+
+// The hal module's sink over a HalModuleDebugSink Python object.
+modules::hal::DebugSink NativeDebugSink(nb::handle python_sink) {
+  auto owned = std::make_shared<NativeOwnedObject>(python_sink);
+  modules::hal::DebugSink sink;
+  sink.buffer_view_trace =
+      [owned](std::string_view key,
+              std::span<const Ref<h::BufferView>> views) -> Status {
+    if (!Py_IsInitialized()) return Status::Ok();
+    nb::gil_scoped_acquire acquire;
+    nb::handle self(owned->get());
+    const nb::object& callback =
+        nb::inst_ptr<HalModuleDebugSink>(self)->callback;
+    if (!callback.is_valid() || callback.is_none()) return Status::Ok();
+    try {
+      // Keys come from the program: bytes that are not UTF-8 are replaced
+      // rather than failing the trace.
+      nb::object text = nb::steal(PyUnicode_DecodeUTF8(
+          key.data(), static_cast<Py_ssize_t>(key.size()), "replace"));
+      if (!text.is_valid()) throw nb::python_error();
+      nb::list list;
+      for (const Ref<h::BufferView>& view : views) {
+        list.append(nb::cast(HalBufferView{view}, nb::rv_policy::move));
+      }
+      // Held over the call: the callback may drop the sink's last other
+      // reference to itself.
+      nb::object keep = callback;
+      keep(text, list);
+    } catch (nb::python_error& error) {
+      return MakeStatus(StatusCode::kUnknown,
+                        "the debug sink's buffer view trace callback raised "
+                        "%s",
+                        error.what());
+    }
+    return Status::Ok();
+  };
+  return sink;
+}
+
+// ---- create_hal_module ------------------------------------------------------
+
+// `create_hal_module(instance, device=None, devices=None, debug_sink=None)`:
+// one device, or a sequence of them (devices.get(i) is devices[i]); exactly
+// one of the two must be given. Without a sink, traces are written to the
+// process's stderr, as iree.runtime's stdio sink writes them.
+VmModule CreateHalModuleBinding(
+    const VmInstance& instance, const HalDevice* device,
+    std::optional<std::vector<const HalDevice*>> devices,
+    const HalModuleDebugSink* debug_sink) {
+  (void)instance;
+  if (device != nullptr && devices) {
+    throw nb::value_error(
+        "\"device\" and \"devices\" are mutually exclusive arguments");
+  }
+  std::vector<Ref<h::Device>> list;
+  if (device != nullptr) {
+    list.push_back(device->device);
+  } else if (devices) {
+    for (const HalDevice* one : *devices) {
+      if (one == nullptr) {
+        throw nb::type_error("devices must be a sequence of HalDevices");
+      }
+      list.push_back(one->device);
+    }
+    if (list.empty()) {
+      throw nb::value_error("create_hal_module: devices is empty");
+    }
+  } else {
+    throw nb::value_error(
+        "create_hal_module needs a device (device=) or devices (devices=)");
+  }
+  modules::hal::DebugSink sink = debug_sink != nullptr
+                                     ? NativeDebugSink(nb::find(debug_sink))
+                                     : modules::hal::StdioDebugSink(stderr);
+  std::shared_ptr<vm::Module> module =
+      Unwrap(modules::hal::CreateHalModule(std::move(list), std::move(sink)),
+             "could not create the hal module");
+  return VmModule{std::move(module), nb::none()};
+}
+
 }  // namespace
 
 void BindHal(nb::module_& m) {
@@ -980,9 +1127,12 @@ void BindHal(nb::module_& m) {
             // As iree.runtime: the whole source to the start of the target.
             const uint64_t length = source->byte_length();
             if (length > target->byte_length()) {
+              // Worded so that iree.runtime's message matches too ("...
+              // length must be less than ...").
               throw nb::value_error(
-                  ("the source buffer (" + std::to_string(length) +
-                   " bytes) does not fit in the target buffer (" +
+                  ("source buffer length must be less than or equal to the "
+                   "target buffer length, and it is not (source " +
+                   std::to_string(length) + " bytes, target " +
                    std::to_string(target->byte_length()) + " bytes)")
                       .c_str());
             }
@@ -1256,14 +1406,49 @@ void BindHal(nb::module_& m) {
                 "could not import host allocation")};
           },
           "buffer"_a, "memory_type"_a, "allowed_usage"_a)
-      .def_prop_ro("statistics", [](const HalAllocator& self) {
+      // iree.runtime's six per-heap keys (see AllocatorStatistics), then
+      // Ember's own: live and peak bytes over both heaps, the number of
+      // allocations, and live imported bytes.
+      .def_prop_ro("has_statistics", [](const HalAllocator&) { return true; })
+      .def_prop_ro(
+          "statistics",
+          [](const HalAllocator& self) {
+            h::AllocatorStatistics stats = self.allocator->statistics();
+            nb::dict out;
+            out["host_bytes_peak"] = stats.host_bytes_peak;
+            out["host_bytes_allocated"] = stats.host_bytes_allocated;
+            out["host_bytes_freed"] = stats.host_bytes_freed;
+            out["device_bytes_peak"] = stats.device_bytes_peak;
+            out["device_bytes_allocated"] = stats.device_bytes_allocated;
+            out["device_bytes_freed"] = stats.device_bytes_freed;
+            out["bytes_allocated"] = stats.bytes_allocated;
+            out["bytes_peak"] = stats.bytes_peak;
+            out["allocation_count"] = stats.allocation_count;
+            out["bytes_imported"] = stats.bytes_imported;
+            return out;
+          })
+      .def_prop_ro("formatted_statistics", [](const HalAllocator& self) {
+        // One line per heap, laid out as IREE's
+        // iree_hal_allocator_statistics_format.
         h::AllocatorStatistics stats = self.allocator->statistics();
-        nb::dict out;
-        out["bytes_allocated"] = stats.bytes_allocated;
-        out["bytes_peak"] = stats.bytes_peak;
-        out["allocation_count"] = stats.allocation_count;
-        out["bytes_imported"] = stats.bytes_imported;
-        return out;
+        std::string text;
+        auto line = [&text](const char* heap, uint64_t peak, uint64_t allocated,
+                            uint64_t freed) {
+          char buffer[160];
+          std::snprintf(buffer, sizeof(buffer),
+                        "%12s: %12lluB peak / %12lluB allocated / %12lluB "
+                        "freed / %12lluB live\n",
+                        heap, static_cast<unsigned long long>(peak),
+                        static_cast<unsigned long long>(allocated),
+                        static_cast<unsigned long long>(freed),
+                        static_cast<unsigned long long>(allocated - freed));
+          text += buffer;
+        };
+        line("HOST_LOCAL", stats.host_bytes_peak, stats.host_bytes_allocated,
+             stats.host_bytes_freed);
+        line("DEVICE_LOCAL", stats.device_bytes_peak,
+             stats.device_bytes_allocated, stats.device_bytes_freed);
+        return text;
       });
 
   auto buffer = nb::class_<HalBuffer>(m, "HalBuffer");
@@ -1554,16 +1739,28 @@ void BindHal(nb::module_& m) {
           },
           "shape"_a, "numpy_dtype"_a);
 
-  m.def(
-      "create_hal_module",
-      [](const VmInstance& instance, const HalDevice& device) {
-        (void)instance;
-        std::shared_ptr<vm::Module> module =
-            Unwrap(modules::hal::CreateHalModule({device.device}),
-                   "could not create the hal module");
-        return VmModule{std::move(module), nb::none()};
-      },
-      "instance"_a, "device"_a);
+  nb::class_<HalModuleDebugSink>(m, "HalModuleDebugSink",
+                                 nb::type_slots(debug_sink_slots))
+      .def(
+          "__init__",
+          [](HalModuleDebugSink* self, nb::callable callback) {
+            // Called as callback(key: str, buffer_views: list[HalBufferView]).
+            new (self) HalModuleDebugSink{std::move(callback)};
+          },
+          "buffer_view_trace_callback"_a,
+          "Receives the buffer views that programs trace "
+          "(`flow.tensor.trace`) through a hal module made with this sink.")
+      .def_prop_ro("buffer_view_trace_callback",
+                   [](const HalModuleDebugSink& self) -> nb::object {
+                     if (!self.callback.is_valid()) return nb::none();
+                     return self.callback;
+                   });
+
+  m.def("create_hal_module", &CreateHalModuleBinding, "instance"_a,
+        "device"_a.none() = nb::none(), "devices"_a.none() = nb::none(),
+        "debug_sink"_a.none() = nb::none(),
+        "A `hal` module over `device`, or over the sequence `devices`, "
+        "tracing into `debug_sink` (stderr when None).");
 }
 
 }  // namespace ember::python

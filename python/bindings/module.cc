@@ -9,6 +9,7 @@ void BindVmValues(nb::module_& m);
 void BindVmContext(nb::module_& m);
 void BindHal(nb::module_& m);
 void BindFunctions(nb::module_& m);
+void BindBenchmark(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -18,4 +19,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindVmContext(m);
   ember::python::BindHal(m);
   ember::python::BindFunctions(m);
+  ember::python::BindBenchmark(m);
 }

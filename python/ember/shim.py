@@ -35,6 +35,7 @@ _PREFIX = "iree.runtime"
 _SUBMODULES = {
     "_binding": "ember.runtime",
     "array_interop": "ember.runtime.array_interop",
+    "benchmark": "ember.runtime.benchmark",
     "flags": "ember.runtime.flags",
     "function": "ember.runtime.function",
     "system_api": "ember.runtime.system_api",

@@ -26,11 +26,27 @@ int ClassShift(size_t size, int min_shift) {
   return shift;
 }
 
+// Indexes into Counters::heaps.
+constexpr size_t kHostHeap = 0;
+constexpr size_t kDeviceHeap = 1;
+
 }  // namespace
 
-void Allocator::ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size) {
+void Allocator::ReleaseHostBlock(RefCounted* owner, uint8_t* data,
+                                 uint64_t size) {
+  ReleaseBlock(owner, data, size, kHostHeap);
+}
+
+void Allocator::ReleaseDeviceBlock(RefCounted* owner, uint8_t* data,
+                                   uint64_t size) {
+  ReleaseBlock(owner, data, size, kDeviceHeap);
+}
+
+void Allocator::ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size,
+                             size_t heap) {
   Allocator& self = *static_cast<Allocator*>(owner);
   self.counters_->bytes_allocated.fetch_sub(size);
+  self.counters_->heaps[heap].freed.fetch_add(size);
   if (size <= kMaxCachedBytes) {
     const int shift = ClassShift(static_cast<size_t>(size), kMinClassShift);
     std::lock_guard lock(self.cache_mutex_);
@@ -88,9 +104,20 @@ Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& requested,
   while (now > peak && !counters.bytes_peak.compare_exchange_weak(peak, now)) {
   }
   counters.allocation_count.fetch_add(1, std::memory_order_relaxed);
-  return Buffer::WrapAllocation(static_cast<uint8_t*>(memory), size, params,
-                                Ref<RefCounted>(Ref<Allocator>::Retain(this)),
-                                &Allocator::ReleaseBlock);
+  // The heap is chosen by the memory type asked for (HeapParams only adds
+  // HOST_VISIBLE, which is part of HOST_LOCAL but not all of it).
+  const bool host = HasAll(params.type, MemoryType::kHostLocal);
+  Counters::Heap& heap = counters.heaps[host ? kHostHeap : kDeviceHeap];
+  const uint64_t total = heap.allocated.fetch_add(size) + size;
+  const uint64_t live = total - heap.freed.load();
+  uint64_t heap_peak = heap.peak.load(std::memory_order_relaxed);
+  while (live > heap_peak &&
+         !heap.peak.compare_exchange_weak(heap_peak, live)) {
+  }
+  return Buffer::WrapAllocation(
+      static_cast<uint8_t*>(memory), size, params,
+      Ref<RefCounted>(Ref<Allocator>::Retain(this)),
+      host ? &Allocator::ReleaseHostBlock : &Allocator::ReleaseDeviceBlock);
 }
 
 Result<Ref<Buffer>> Allocator::AllocateCopy(const BufferParams& params,
@@ -134,6 +161,16 @@ AllocatorStatistics Allocator::statistics() const {
   stats.allocation_count = counters_->allocation_count.load();
   stats.bytes_imported = counters_->bytes_imported.load();
   stats.import_count = counters_->import_count.load();
+  const Counters::Heap& host = counters_->heaps[kHostHeap];
+  const Counters::Heap& device = counters_->heaps[kDeviceHeap];
+  // Freed before allocated: a buffer freed between the two loads can then
+  // only make `allocated` larger, never leave live bytes negative.
+  stats.host_bytes_freed = host.freed.load();
+  stats.host_bytes_allocated = host.allocated.load();
+  stats.host_bytes_peak = host.peak.load();
+  stats.device_bytes_freed = device.freed.load();
+  stats.device_bytes_allocated = device.allocated.load();
+  stats.device_bytes_peak = device.peak.load();
   return stats;
 }
 

@@ -6,7 +6,8 @@
 // callback keeps the owner (a numpy array, a mapped file) alive until the
 // last reference to the buffer goes. Statistics count live and peak bytes
 // of what this allocator allocated (imports are counted separately), so
-// tests and benchmarks can prove that a path made no copies.
+// tests and benchmarks can prove that a path made no copies, and keep the
+// per-heap totals IREE's heap allocator reports (HalAllocator.statistics).
 //
 // An Allocator is ref-counted because programs hold it (`!hal.allocator`).
 //
@@ -36,6 +37,17 @@ struct AllocatorStatistics {
   uint64_t allocation_count = 0;  // heap allocations made, ever
   uint64_t bytes_imported = 0;    // live imported bytes
   uint64_t import_count = 0;      // imports made, ever
+  // IREE's per-heap counters (iree_hal_allocator_statistics_t): an
+  // allocation whose memory type has every HOST_LOCAL bit counts as host,
+  // any other as device. `allocated` and `freed` are totals over the
+  // allocator's life (live = allocated - freed); `peak` is the most that was
+  // live at once. Imports are not counted, as in IREE.
+  uint64_t host_bytes_allocated = 0;
+  uint64_t host_bytes_freed = 0;
+  uint64_t host_bytes_peak = 0;
+  uint64_t device_bytes_allocated = 0;
+  uint64_t device_bytes_freed = 0;
+  uint64_t device_bytes_peak = 0;
 };
 
 class Allocator final : public RefCounted {
@@ -74,6 +86,13 @@ class Allocator final : public RefCounted {
     std::atomic<uint64_t> allocation_count{0};
     std::atomic<uint64_t> bytes_imported{0};
     std::atomic<uint64_t> import_count{0};
+    // IREE's per-heap totals; [0] host, [1] device.
+    struct Heap {
+      std::atomic<uint64_t> allocated{0};
+      std::atomic<uint64_t> freed{0};
+      std::atomic<uint64_t> peak{0};
+    };
+    std::array<Heap, 2> heaps;
   };
   Allocator() = default;
   // What IREE's heap allocator makes of requested parameters: every buffer
@@ -81,7 +100,13 @@ class Allocator final : public RefCounted {
   // random access, and usable for transfers; programs and Python code see
   // these bits (e.g. a result's memory type) and behave by them.
   static BufferParams HeapParams(BufferParams params);
-  static void ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size);
+  // The buffers' release functions, one per heap (the plain function
+  // pointer a buffer keeps has no room to say which).
+  static void ReleaseHostBlock(RefCounted* owner, uint8_t* data, uint64_t size);
+  static void ReleaseDeviceBlock(RefCounted* owner, uint8_t* data,
+                                 uint64_t size);
+  static void ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size,
+                           size_t heap);
 
   // Shared with the buffers' release callbacks, which may outlive us.
   std::shared_ptr<Counters> counters_ = std::make_shared<Counters>();

@@ -78,6 +78,43 @@ TEST(AllocatorTest, ImportKeepsOwnerUntilLastReference) {
   EXPECT_EQ(allocator->statistics().bytes_imported, 0u);
 }
 
+TEST(AllocatorTest, PerHeapTotalsFollowIreesRule) {
+  auto allocator = Allocator::CreateHeap();
+  BufferParams host_params;
+  host_params.type = MemoryType::kHostLocal | MemoryType::kDeviceVisible;
+  BufferParams device_params;  // DEVICE_LOCAL | HOST_VISIBLE
+  {
+    Ref<Buffer> a = *allocator->Allocate(device_params, 100);
+    Ref<Buffer> b = *allocator->Allocate(host_params, 30);
+    {
+      Ref<Buffer> c = *allocator->Allocate(device_params, 50);
+      AllocatorStatistics stats = allocator->statistics();
+      EXPECT_EQ(stats.device_bytes_allocated, 150u);
+      EXPECT_EQ(stats.device_bytes_peak, 150u);
+      EXPECT_EQ(stats.device_bytes_freed, 0u);
+      EXPECT_EQ(stats.host_bytes_allocated, 30u);
+      EXPECT_EQ(stats.host_bytes_peak, 30u);
+    }
+    // A new allocation smaller than the freed one leaves the peak alone.
+    Ref<Buffer> d = *allocator->Allocate(device_params, 20);
+    AllocatorStatistics stats = allocator->statistics();
+    EXPECT_EQ(stats.device_bytes_allocated, 170u);
+    EXPECT_EQ(stats.device_bytes_freed, 50u);
+    EXPECT_EQ(stats.device_bytes_peak, 150u);
+  }
+  // An import is counted apart, in neither heap.
+  std::vector<uint8_t> host(64);
+  auto imported = allocator->Import(host_params, host, nullptr);
+  ASSERT_TRUE(imported.ok());
+  AllocatorStatistics stats = allocator->statistics();
+  EXPECT_EQ(stats.device_bytes_allocated, 170u);
+  EXPECT_EQ(stats.device_bytes_freed, 170u);
+  EXPECT_EQ(stats.host_bytes_allocated, 30u);
+  EXPECT_EQ(stats.host_bytes_freed, 30u);
+  EXPECT_EQ(stats.host_bytes_peak, 30u);
+  EXPECT_EQ(stats.bytes_allocated, 0u);
+}
+
 TEST(BufferTest, SubspansAreCheckedAndFlat) {
   auto allocator = Allocator::CreateHeap();
   Ref<Buffer> buffer = *allocator->Allocate(BufferParams{}, 256);

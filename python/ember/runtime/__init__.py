@@ -7,6 +7,8 @@ serialised by the context's own lock; give each thread its own context to
 run in parallel.
 """
 
+from typing import Callable, List
+
 from ember._ember import (  # noqa: F401
     BufferCompatibility,
     BufferUsage,
@@ -18,6 +20,7 @@ from ember._ember import (  # noqa: F401
     HalDriver,
     HalElementType,
     HalFence,
+    HalModuleDebugSink,
     HalSemaphore,
     Linkage,
     MappedMemory,
@@ -36,6 +39,11 @@ from ember._ember import (  # noqa: F401
 
 from . import array_interop, flags, function, system_api, system_setup  # noqa: F401
 from .array_interop import DeviceArray, asdevicearray  # noqa: F401
+from . import benchmark  # noqa: F401
+from .benchmark import benchmark_exe, benchmark_module  # noqa: F401
+
+# What HalModuleDebugSink calls: callback(trace key, buffer views).
+HalModuleBufferViewTraceCallback = Callable[[str, List[HalBufferView]], None]
 from .flags import parse_flags  # noqa: F401
 from .function import FunctionInvoker  # noqa: F401
 from .system_api import (  # noqa: F401
@@ -68,6 +76,8 @@ __all__ = [
     "HalDriver",
     "HalElementType",
     "HalFence",
+    "HalModuleBufferViewTraceCallback",
+    "HalModuleDebugSink",
     "HalSemaphore",
     "Linkage",
     "MappedMemory",
@@ -90,6 +100,8 @@ __all__ = [
     "SystemContext",
     "TARGET_BACKEND_TO_DRIVER",
     "asdevicearray",
+    "benchmark_exe",
+    "benchmark_module",
     "get_device",
     "get_first_device",
     "clear_hal_driver_cache",

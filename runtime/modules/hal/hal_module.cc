@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "runtime/base/byte_storage.h"
+#include "runtime/hal/buffer_view_format.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/native_module.h"
 
@@ -17,6 +18,7 @@ using vm::VmRef;
 
 struct HalState : vm::ModuleState {
   std::vector<Ref<h::Device>> devices;
+  std::shared_ptr<const DebugSink> debug_sink;  // never null
 };
 
 // ---- argument helpers -------------------------------------------------------
@@ -382,12 +384,19 @@ Result<int32_t> BufferViewRank(HalState&, Ref<h::BufferView> view) {
   return static_cast<int32_t>(v->rank());
 }
 
-Status BufferViewTrace(HalState&, Ref<vm::Buffer> key,
-                       std::span<const std::tuple<Ref<h::BufferView>>>) {
-  // Tracing goes to a debug sink; with none attached (the default in IREE's
-  // tools too) it does nothing.
-  EMBER_RETURN_IF_ERROR(Require(key, "trace key"));
-  return Status::Ok();
+Status BufferViewTrace(HalState& state, Ref<vm::Buffer> key,
+                       std::span<const std::tuple<Ref<h::BufferView>>> traced) {
+  EMBER_ASSIGN_OR_RETURN(vm::Buffer * key_buffer, Require(key, "trace key"));
+  std::vector<Ref<h::BufferView>> views;
+  views.reserve(traced.size());
+  for (const std::tuple<Ref<h::BufferView>>& entry : traced) {
+    EMBER_RETURN_IF_ERROR(Require(std::get<0>(entry), "traced buffer view"));
+    views.push_back(std::get<0>(entry));
+  }
+  const DebugSink::BufferViewTraceFn& trace =
+      state.debug_sink->buffer_view_trace;
+  if (!trace) return Status::Ok();
+  return trace(AsString(*key_buffer), views);
 }
 
 // ---- channels (collectives)
@@ -861,8 +870,32 @@ Status RegisterHalTypes(vm::Instance& instance) {
   return Status::Ok();
 }
 
+DebugSink StdioDebugSink(std::FILE* file) {
+  DebugSink sink;
+  sink.buffer_view_trace =
+      [file](std::string_view key,
+             std::span<const Ref<h::BufferView>> views) -> Status {
+    // Formatted first, written at once: a view that cannot be formatted
+    // fails the trace without leaving half of it in the file.
+    std::string text = "=== " + std::string(key) + " ===\n";
+    for (const Ref<h::BufferView>& view : views) {
+      EMBER_ASSIGN_OR_RETURN(std::string line, h::FormatBufferView(*view),
+                             "formatting a traced buffer view");
+      text += line;
+      text += '\n';
+    }
+    text += '\n';
+    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
+      return DataLossError("could not write a buffer view trace");
+    }
+    std::fflush(file);
+    return Status::Ok();
+  };
+  return sink;
+}
+
 Result<std::shared_ptr<vm::Module>> CreateHalModule(
-    std::vector<Ref<ember::hal::Device>> devices) {
+    std::vector<Ref<ember::hal::Device>> devices, DebugSink debug_sink) {
   using vm::Export;
   // Sorted by name, as IREE's table (exports.inl) is.
   std::vector<vm::NativeExport<HalState>> exports = {
@@ -938,12 +971,15 @@ Result<std::shared_ptr<vm::Module>> CreateHalModule(
   };
   auto shared_devices = std::make_shared<std::vector<Ref<ember::hal::Device>>>(
       std::move(devices));
+  auto shared_sink = std::make_shared<const DebugSink>(std::move(debug_sink));
   return std::shared_ptr<vm::Module>(
       std::make_shared<vm::NativeModule<HalState>>(
           "hal", kHalModuleVersion, std::move(exports),
-          [shared_devices](vm::Context&) -> Result<std::unique_ptr<HalState>> {
+          [shared_devices,
+           shared_sink](vm::Context&) -> Result<std::unique_ptr<HalState>> {
             auto state = std::make_unique<HalState>();
             state->devices = *shared_devices;
+            state->debug_sink = shared_sink;
             return state;
           },
           HalRefTypes()));

@@ -17,11 +17,15 @@
 //
 // Start-up: register HalRefTypes() with the Instance before freezing it,
 // then create the module with the devices a program may use
-// (`hal.devices.get(i)`).
+// (`hal.devices.get(i)`) and, optionally, a DebugSink for what programs
+// trace.
 #pragma once
 
+#include <cstdio>
+#include <functional>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "runtime/base/ref_counted.h"
@@ -59,9 +63,33 @@ const vm::RefType& SemaphoreType();
 std::vector<const vm::RefType*> HalRefTypes();
 Status RegisterHalTypes(vm::Instance& instance);
 
-// A `hal` module serving `devices` (devices.count / devices.get).
+// Where `hal.buffer_view.trace` -- what `flow.tensor.trace` compiles to --
+// sends a program's traces: the trace key and the traced buffer views, in
+// the program's order. An error the callback returns fails the program's
+// call with that status. A sink without a callback drops traces (the key
+// and the views are still checked: a null one is INVALID_ARGUMENT).
+//
+// The callback runs on the thread that called into the context, during
+// the call, and may keep the views. It is shared by every context the
+// module is linked into and destroyed with the module and the last of
+// those contexts.
+struct DebugSink {
+  using BufferViewTraceFn =
+      std::function<Status(std::string_view key,
+                           std::span<const Ref<ember::hal::BufferView>> views)>;
+  BufferViewTraceFn buffer_view_trace;
+};
+
+// A sink that writes each trace to `file` as IREE's stdio sink does: a
+// "=== KEY ===" line, one line per view as FormatBufferView writes it (all
+// its elements), then an empty line. What IREE's Python bindings and tools
+// attach when given no sink.
+DebugSink StdioDebugSink(std::FILE* file);
+
+// A `hal` module serving `devices` (devices.count / devices.get; the same
+// device may be given more than once) and tracing into `debug_sink`.
 Result<std::shared_ptr<vm::Module>> CreateHalModule(
-    std::vector<Ref<ember::hal::Device>> devices);
+    std::vector<Ref<ember::hal::Device>> devices, DebugSink debug_sink = {});
 
 }  // namespace ember::modules::hal
 

@@ -5,7 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/context.h"
@@ -283,6 +286,140 @@ TEST_F(HalModuleTest, FencesJoinAwaitAndFail) {
       Call("fence.await", {I32(-1), I64(0), I32(1), (*b)[0]}).status().code(),
       StatusCode::kInternal)
       << "a failed fence raises its failure";
+}
+
+TEST_F(HalModuleTest, TraceWithoutASinkChecksItsOperands) {
+  Ref<h::Buffer> buffer = Buffer(8);
+  std::vector<int64_t> shape = {2};
+  Ref<h::BufferView> view = *h::BufferView::Create(
+      buffer, shape, h::ElementType::kInt32, h::EncodingType::kDenseRowMajor);
+  EXPECT_TRUE(Call("buffer_view.trace", {Text("k"), I32(1), R(view)}).ok());
+  EXPECT_EQ(
+      Call("buffer_view.trace", {Variant(), I32(1), R(view)}).status().code(),
+      StatusCode::kInvalidArgument);
+  EXPECT_EQ(
+      Call("buffer_view.trace", {Text("k"), I32(1), Variant()}).status().code(),
+      StatusCode::kInvalidArgument);
+}
+
+// A context over a hal module with `sink` and FakeDevice.
+std::unique_ptr<vm::Context> ContextWithSink(DebugSink sink) {
+  auto instance = vm::Instance::Create();
+  EXPECT_TRUE(RegisterHalTypes(*instance).ok());
+  instance->Freeze();
+  Ref<h::Device> device = Ref<h::Device>::Adopt(new FakeDevice());
+  auto module = CreateHalModule({device, device}, std::move(sink));
+  EXPECT_TRUE(module.ok());
+  std::vector<std::shared_ptr<vm::Module>> modules = {*module};
+  auto context = vm::Context::Create(instance, modules);
+  EXPECT_TRUE(context.ok()) << context.status().ToString();
+  return std::move(*context);
+}
+
+Result<std::vector<Variant>> Trace(vm::Context& context,
+                                   std::vector<Variant> args) {
+  EMBER_ASSIGN_OR_RETURN(vm::Function function,
+                         context.LookupFunction("hal.buffer_view.trace"));
+  return context.Invoke(function, args);
+}
+
+// Two i32 views, [1 2] and [3 4 5].
+std::vector<Ref<h::BufferView>> TwoViews(h::Allocator& allocator) {
+  std::vector<Ref<h::BufferView>> views;
+  const int32_t values[] = {1, 2, 3, 4, 5};
+  const int64_t counts[] = {2, 3};
+  const int32_t* next = values;
+  for (int64_t count : counts) {
+    std::span<const uint8_t> bytes(reinterpret_cast<const uint8_t*>(next),
+                                   sizeof(int32_t) * count);
+    Ref<h::Buffer> buffer = *allocator.AllocateCopy(h::BufferParams{}, bytes);
+    std::vector<int64_t> shape = {count};
+    views.push_back(*h::BufferView::Create(buffer, shape,
+                                           h::ElementType::kInt32,
+                                           h::EncodingType::kDenseRowMajor));
+    next += count;
+  }
+  return views;
+}
+
+TEST_F(HalModuleTest, TraceSendsKeyAndViewsToTheSink) {
+  std::vector<std::string> keys;
+  std::vector<Ref<h::BufferView>> seen;
+  DebugSink sink;
+  sink.buffer_view_trace = [&](std::string_view key,
+                               std::span<const Ref<h::BufferView>> views) {
+    keys.emplace_back(key);
+    seen.assign(views.begin(), views.end());
+    return Status::Ok();
+  };
+  auto context = ContextWithSink(std::move(sink));
+  std::vector<Ref<h::BufferView>> views = TwoViews(device_->allocator());
+  auto traced = Trace(
+      *context, {Text("debug_sink_test"), I32(2), R(views[0]), R(views[1])});
+  ASSERT_TRUE(traced.ok()) << traced.status().ToString();
+  ASSERT_EQ(keys.size(), 1u);
+  EXPECT_EQ(keys[0], "debug_sink_test");
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].get(), views[0].get()) << "the views themselves";
+  EXPECT_EQ(seen[1].get(), views[1].get());
+  // No views at all is a trace too.
+  ASSERT_TRUE(Trace(*context, {Text("empty"), I32(0)}).ok());
+  ASSERT_EQ(keys.size(), 2u);
+  EXPECT_TRUE(seen.empty());
+  // A null view never reaches the sink.
+  EXPECT_EQ(Trace(*context, {Text("x"), I32(1), Variant()}).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(keys.size(), 2u);
+}
+
+TEST_F(HalModuleTest, ASinkErrorFailsTheCall) {
+  DebugSink sink;
+  sink.buffer_view_trace = [](std::string_view,
+                              std::span<const Ref<h::BufferView>>) {
+    return MakeStatus(StatusCode::kUnknown, "the sink refused");
+  };
+  auto context = ContextWithSink(std::move(sink));
+  Status status = Trace(*context, {Text("k"), I32(0)}).status();
+  EXPECT_EQ(status.code(), StatusCode::kUnknown);
+  EXPECT_NE(status.ToString().find("the sink refused"), std::string::npos)
+      << status.ToString();
+}
+
+TEST_F(HalModuleTest, TheSinkLivesAsLongAsTheModule) {
+  auto alive = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = alive;
+  DebugSink sink;
+  sink.buffer_view_trace = [alive](std::string_view,
+                                   std::span<const Ref<h::BufferView>>) {
+    ++*alive;
+    return Status::Ok();
+  };
+  alive.reset();
+  auto context = ContextWithSink(std::move(sink));
+  EXPECT_FALSE(watch.expired()) << "held by the module";
+  ASSERT_TRUE(Trace(*context, {Text("k"), I32(0)}).ok());
+  EXPECT_EQ(*watch.lock(), 1);
+  context.reset();
+  EXPECT_TRUE(watch.expired()) << "released with the module";
+}
+
+TEST_F(HalModuleTest, StdioSinkWritesTracesAsIreeDoes) {
+  std::FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  auto context = ContextWithSink(StdioDebugSink(file));
+  std::vector<Ref<h::BufferView>> views = TwoViews(device_->allocator());
+  ASSERT_TRUE(
+      Trace(*context, {Text("key"), I32(2), R(views[0]), R(views[1])}).ok());
+  ASSERT_TRUE(Trace(*context, {Text("none"), I32(0)}).ok());
+  std::rewind(file);
+  std::string text;
+  char chunk[256];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    text.append(chunk, n);
+  }
+  std::fclose(file);
+  EXPECT_EQ(text, "=== key ===\n2xi32=1 2\n3xi32=3 4 5\n\n=== none ===\n\n");
 }
 
 TEST_F(HalModuleTest, CollectivesAreUnimplemented) {
