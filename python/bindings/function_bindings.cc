@@ -383,8 +383,11 @@ constexpr h::BufferUsage kArgumentUsage =
 
 // What one call accumulates besides its arguments.
 struct CallState {
-  // Buffers imported from the caller's arrays (results must not alias them).
-  SmallVector<const h::Buffer*, 4> imported;
+  // Buffers imported from the caller's arrays: results must not alias them,
+  // and holding them here until the call returns (with the GIL) lets the
+  // last reference, and with it the array's release, usually go on this
+  // thread with the GIL held instead of through the release queue.
+  SmallVector<Ref<h::Buffer>, 4> imported;
 };
 
 // Where an argument is, for messages: "argument 0 of 'main'" ("0[1]" for
@@ -445,7 +448,7 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
     buffer = UnwrapFor(
         allocator.Import(params, bytes, [held] { ReleasePythonBuffer(held); }),
         "could not import", self, index);
-    state.imported.push_back(buffer.get());
+    state.imported.push_back(buffer);
   } else {
     const auto length = static_cast<uint64_t>(view->len);
     buffer = UnwrapFor(allocator.Allocate(params, length), "could not allocate",
@@ -580,8 +583,8 @@ Ref<h::BufferView> Unaliased(NativeInvoker& self, Ref<h::BufferView> view,
                              const CallState& state) {
   const h::Buffer* allocated = &view->buffer()->allocated_buffer();
   bool aliases = false;
-  for (const h::Buffer* imported : state.imported) {
-    aliases |= imported == allocated;
+  for (const Ref<h::Buffer>& imported : state.imported) {
+    aliases |= imported.get() == allocated;
   }
   if (!aliases) return view;
   h::Buffer& source = *view->buffer();
@@ -669,8 +672,9 @@ nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
         self, std::span<const vm::Variant>(arguments.data(), arguments.size()),
         std::span<vm::Variant>(results.data(), results.size()));
     if (status.ok() && signal) status = signal->Wait(h::Timeout::Infinite());
-    // Dropped here, without the GIL, except imported arrays, whose release
-    // is queued for the GIL (python_owner.h).
+    // Dropped here, without the GIL. The imported arrays' buffers are still
+    // held by `state` and go when it does, with the GIL; a device that
+    // still holds one releases it later through python_owner.h's queue.
     arguments.clear();
   }
   if (!status.ok()) {
