@@ -721,7 +721,7 @@ class HalAllocator:
     @property
     def statistics(self) -> dict:
         """
-        Allocation statistics as a dict of ints: iree.runtime's host_/device_bytes_peak, _allocated and _freed (bytes over the allocator's life), then live bytes_allocated, bytes_peak, the allocation_count made and live bytes_imported.
+        Allocation statistics as a dict of ints: iree.runtime's host_/device_bytes_peak, _allocated and _freed (bytes over the allocator's life), then Ember's bytes_allocated (live bytes), bytes_peak, allocation_count (allocations ever made) and bytes_imported (live imported bytes).
         """
 
     @property
