@@ -838,7 +838,10 @@ void BindHal(nb::module_& m) {
   // Element types, memory types and usages as the ints IREE uses, with the
   // names of iree.runtime's enums.
   auto element_type =
-      nb::enum_<h::ElementType>(m, "HalElementType", nb::is_arithmetic());
+      nb::enum_<h::ElementType>(m, "HalElementType", nb::is_arithmetic(),
+                                "The element type of a buffer view, as "
+                                "iree.runtime's HalElementType: members are "
+                                "the HAL's 32-bit type codes (ints).");
   const std::pair<const char*, h::ElementType> element_types[] = {
       {"NONE", h::ElementType::kNone},
       {"OPAQUE_8", h::ElementType::kOpaque8},
@@ -879,11 +882,15 @@ void BindHal(nb::module_& m) {
       .def_static(
           "is_byte_aligned",
           [](h::ElementType type) { return h::IsByteAligned(type); },
-          "element_type"_a)
+          "element_type"_a,
+          "Whether an element of `element_type` takes a whole number of "
+          "bytes.")
       .def_static(
           "dense_byte_count",
           [](h::ElementType type) { return h::DenseByteCount(type); },
-          "element_type"_a);
+          "element_type"_a,
+          "The bytes an element of `element_type` takes when stored densely "
+          "(a sub-byte type rounds up to whole bytes).");
 
   // What an allocator can do with buffers of given parameters, as IREE's
   // iree_hal_buffer_compatibility_t.
@@ -896,8 +903,11 @@ void BindHal(nb::module_& m) {
     kQueueDispatch = 1u << 11,
     kLowPerformance = 1u << 20,
   };
-  nb::enum_<BufferCompatibility>(m, "BufferCompatibility", nb::is_flag(),
-                                 nb::is_arithmetic())
+  nb::enum_<BufferCompatibility>(
+      m, "BufferCompatibility", nb::is_flag(), nb::is_arithmetic(),
+      "Flags HalAllocator.query_buffer_compatibility returns: whether buffers "
+      "of given parameters can be allocated, imported, exported, and used by "
+      "queue transfers and dispatches.")
       .value("NONE", BufferCompatibility::kNone)
       .value("ALLOCATABLE", BufferCompatibility::kAllocatable)
       .value("IMPORTABLE", BufferCompatibility::kImportable)
@@ -906,8 +916,10 @@ void BindHal(nb::module_& m) {
       .value("QUEUE_DISPATCH", BufferCompatibility::kQueueDispatch)
       .value("LOW_PERFORMANCE", BufferCompatibility::kLowPerformance);
 
-  auto memory_type = nb::enum_<h::MemoryType>(m, "MemoryType", nb::is_flag(),
-                                              nb::is_arithmetic());
+  auto memory_type = nb::enum_<h::MemoryType>(
+      m, "MemoryType", nb::is_flag(), nb::is_arithmetic(),
+      "Memory type flags of a buffer (where its memory lives and who sees "
+      "it), as iree.runtime's MemoryType; they combine with |.");
   memory_type.value("NONE", h::MemoryType::kNone)
       .value("OPTIMAL", h::MemoryType::kOptimal)
       .value("HOST_VISIBLE", h::MemoryType::kHostVisible)
@@ -917,7 +929,10 @@ void BindHal(nb::module_& m) {
       .value("DEVICE_VISIBLE", h::MemoryType::kDeviceVisible)
       .value("DEVICE_LOCAL", h::MemoryType::kDeviceLocal);
   nb::enum_<h::MemoryAccess>(m, "MemoryAccess", nb::is_flag(),
-                             nb::is_arithmetic())
+                             nb::is_arithmetic(),
+                             "Access flags of a buffer (read, write, "
+                             "discard...), as iree.runtime's MemoryAccess; "
+                             "they combine with |.")
       .value("NONE", h::MemoryAccess::kNone)
       .value("READ", h::MemoryAccess::kRead)
       .value("WRITE", h::MemoryAccess::kWrite)
@@ -927,8 +942,10 @@ void BindHal(nb::module_& m) {
       .value("UNALIGNED", h::MemoryAccess::kUnaligned)
       .value("ANY", h::MemoryAccess::kAny)
       .value("ALL", h::MemoryAccess::kAll);
-  auto usage = nb::enum_<h::BufferUsage>(m, "BufferUsage", nb::is_flag(),
-                                         nb::is_arithmetic());
+  auto usage = nb::enum_<h::BufferUsage>(
+      m, "BufferUsage", nb::is_flag(), nb::is_arithmetic(),
+      "Usage flags of a buffer (transfers, dispatches, mapping), as "
+      "iree.runtime's BufferUsage; they combine with |.");
   usage.value("NONE", h::BufferUsage::kNone)
       .value("TRANSFER_SOURCE", h::BufferUsage::kTransferSource)
       .value("TRANSFER_TARGET", h::BufferUsage::kTransferTarget)
@@ -945,13 +962,17 @@ void BindHal(nb::module_& m) {
       .value("MAPPING", h::BufferUsage::kMapping)
       .value("DEFAULT", h::BufferUsage::kDefault);
 
-  m.def("query_available_drivers", [] {
-    std::vector<std::string> names;
-    for (const h::DriverInfo& info : Drivers().drivers()) {
-      names.push_back(info.name);
-    }
-    return names;
-  });
+  m.def(
+      "query_available_drivers",
+      [] {
+        std::vector<std::string> names;
+        for (const h::DriverInfo& info : Drivers().drivers()) {
+          names.push_back(info.name);
+        }
+        return names;
+      },
+      "The names of the HAL drivers Ember provides (the CPU drivers "
+      "local-sync and local-task).");
   m.def(
       "get_driver",
       [](const std::string& name) {
@@ -963,24 +984,34 @@ void BindHal(nb::module_& m) {
         }
         return HalDriver{driver};
       },
-      "device_uri"_a);
+      "device_uri"_a,
+      "The HalDriver named by `device_uri`: a driver name, or a device URI "
+      "whose part before ':' is one; ValueError for an unknown driver.");
 
-  nb::class_<HalDriver>(m, "HalDriver")
-      .def_static("query",
-                  [] {
-                    std::vector<std::string> names;
-                    for (const h::DriverInfo& info : Drivers().drivers()) {
-                      names.push_back(info.name);
-                    }
-                    return names;
-                  })
+  nb::class_<HalDriver>(m, "HalDriver",
+                        "A HAL driver, as get_driver returns it: it creates "
+                        "HalDevices.")
+      .def_static(
+          "query",
+          [] {
+            std::vector<std::string> names;
+            for (const h::DriverInfo& info : Drivers().drivers()) {
+              names.push_back(info.name);
+            }
+            return names;
+          },
+          "The names of the available drivers (as query_available_drivers).")
       .def(
           "create_default_device",
           [](const HalDriver& self, std::optional<nb::list> allocators) {
             CheckAllocatorSpecs(allocators);
             return CreateDevice(self.name);
           },
-          "allocators"_a = nb::none())
+          "allocators"_a = nb::none(),
+          "Creates the driver's default device, with the GIL released. "
+          "`allocators` takes iree.runtime's \"caching\" and \"debug\" "
+          "specs, which change nothing here; another name raises "
+          "ValueError.")
       .def(
           "create_device",
           [](const HalDriver& self, uint64_t device_id,
@@ -988,7 +1019,11 @@ void BindHal(nb::module_& m) {
              std::optional<nb::list> allocators) {
             return CreateDeviceById(self, device_id, params, allocators);
           },
-          "device_id"_a, "params"_a = nb::none(), "allocators"_a = nb::none())
+          "device_id"_a, "params"_a = nb::none(), "allocators"_a = nb::none(),
+          "Creates the device with `device_id` (local drivers have one, id "
+          "0; ValueError for another); `params` (str to str) become the "
+          "device URI's parameters, e.g. {\"worker_count\": \"4\"} for "
+          "local-task.")
       .def(
           "create_device",
           [](const HalDriver& self, nb::dict device_info,
@@ -1001,7 +1036,9 @@ void BindHal(nb::module_& m) {
                                     ToUint64(id, "device_info['device_id']"),
                                     params, allocators);
           },
-          "device_info"_a, "params"_a = nb::none(), "allocators"_a = nb::none())
+          "device_info"_a, "params"_a = nb::none(), "allocators"_a = nb::none(),
+          "Creates the device a dict from query_available_devices describes "
+          "(its \"device_id\"; KeyError without one).")
       .def(
           "create_device_by_uri",
           [](const HalDriver& self, const std::string& uri,
@@ -1013,19 +1050,31 @@ void BindHal(nb::module_& m) {
                 driver_end == std::string::npos ? "" : uri.substr(driver_end);
             return CreateDriverDevice(self.name, rest, uri);
           },
-          "device_uri"_a, "allocators"_a = nb::none())
-      .def("query_available_devices",
-           [](const HalDriver&) { return AvailableDevices(); })
+          "device_uri"_a, "allocators"_a = nb::none(),
+          "Creates a device from a URI such as "
+          "\"local-task?worker_count=4\", with the GIL released; this "
+          "driver makes it whatever driver the URI names. Local drivers have "
+          "no device paths (ValueError).")
+      .def(
+          "query_available_devices",
+          [](const HalDriver&) { return AvailableDevices(); },
+          "The devices this driver can create, as dicts with \"device_id\", "
+          "\"path\" and \"name\" (local drivers have one, id 0).")
       .def(
           "dump_device_info",
           // IREE's local drivers have nothing to say about any device id.
           [](const HalDriver&, uint64_t) { return std::string(); },
-          "device_id"_a)
+          "device_id"_a,
+          "A description of a device as text; empty for the local drivers, "
+          "as in IREE.")
       .def("__repr__", [](const HalDriver& self) {
         return "<HalDriver " + self.name + ">";
       });
 
-  auto device = nb::class_<HalDevice>(m, "HalDevice");
+  auto device = nb::class_<HalDevice>(
+      m, "HalDevice",
+      "A device that runs programs and queue operations, made by a HalDriver; "
+      "create_hal_module gives it to programs.");
   device.def(
       "create_dlpack_capsule",
       [](const HalDevice&, const HalBufferView& view, int32_t device_type_code,
@@ -1041,17 +1090,21 @@ void BindHal(nb::module_& m) {
       "capsule"_a);
   BindRefProtocol(device, &HalDevice::device);
   device
-      .def_prop_ro("allocator",
-                   [](const HalDevice& self) {
-                     return HalAllocator{
-                         Ref<h::Allocator>::Retain(&self.device->allocator())};
-                   })
+      .def_prop_ro(
+          "allocator",
+          [](const HalDevice& self) {
+            return HalAllocator{
+                Ref<h::Allocator>::Retain(&self.device->allocator())};
+          },
+          "The device's HalAllocator.")
       .def(
           "create_semaphore",
           [](const HalDevice&, uint64_t initial_value) {
             return HalSemaphore{h::Semaphore::Create(initial_value)};
           },
-          "initial_value"_a)
+          "initial_value"_a,
+          "A new timeline HalSemaphore whose value starts at "
+          "`initial_value`.")
       .def(
           "begin_profiling",
           [](const HalDevice&, std::optional<std::string> mode,
@@ -1064,9 +1117,19 @@ void BindHal(nb::module_& m) {
               throw nb::value_error("unrecognized profiling mode");
             }
           },
-          "mode"_a = nb::none(), "file_path"_a = nb::none())
-      .def("flush_profiling", [](const HalDevice&) {})
-      .def("end_profiling", [](const HalDevice&) {})
+          "mode"_a = nb::none(), "file_path"_a = nb::none(),
+          "Accepted as iree.runtime accepts it; Ember's CPU devices record no "
+          "profile (as IREE's local devices). `mode` must be None, "
+          "\"queue\", \"dispatch\" or \"executable\" (ValueError "
+          "otherwise); `file_path` is unused.")
+      .def(
+          "flush_profiling", [](const HalDevice&) {},
+          "Does nothing: CPU devices record no profile (see "
+          "begin_profiling).")
+      .def(
+          "end_profiling", [](const HalDevice&) {},
+          "Does nothing: CPU devices record no profile (see "
+          "begin_profiling).")
       .def(
           "queue_alloca",
           [](const HalDevice& self, uint64_t allocation_size,
@@ -1196,11 +1259,16 @@ void BindHal(nb::module_& m) {
         return "<HalDevice " + std::string(self.device->id()) + ">";
       });
 
-  nb::class_<HalSemaphore>(m, "HalSemaphore")
-      .def("query",
-           [](const HalSemaphore& self) {
-             return Unwrap(self.semaphore->Query(), "semaphore failed");
-           })
+  nb::class_<HalSemaphore>(
+      m, "HalSemaphore",
+      "A timeline semaphore: a 64-bit value that only increases, until it "
+      "fails. Queue operations and programs wait for and signal its values.")
+      .def(
+          "query",
+          [](const HalSemaphore& self) {
+            return Unwrap(self.semaphore->Query(), "semaphore failed");
+          },
+          "The current value; raises the failure of a failed semaphore.")
       .def(
           "signal",
           [](HalSemaphore& self, uint64_t new_value) {
@@ -1208,7 +1276,10 @@ void BindHal(nb::module_& m) {
             CheckSignalValue(*self.semaphore, new_value, "signal failed");
             CheckStatus(self.semaphore->Signal(new_value), "signal failed");
           },
-          "new_value"_a)
+          "new_value"_a,
+          "Raises the value to `new_value` and wakes the waiters it "
+          "satisfies; IndexError unless `new_value` is above the current "
+          "value.")
       .def(
           "wait",
           [](HalSemaphore& self, uint64_t payload,
@@ -1219,15 +1290,27 @@ void BindHal(nb::module_& m) {
               return semaphore->Wait(payload, until);
             });
           },
-          "payload"_a, "timeout"_a = nb::none(), "deadline"_a = nb::none())
+          "payload"_a, "timeout"_a = nb::none(), "deadline"_a = nb::none(),
+          "Blocks, with the GIL released, until the value reaches `payload`: "
+          "True then, False when `timeout` (relative nanoseconds) or "
+          "`deadline` (absolute nanoseconds of the monotonic clock) passes "
+          "first, forever with neither. Raises the failure of a failed "
+          "semaphore.")
       .def(
           "fail",
           [](HalSemaphore& self, const std::string& message) {
             self.semaphore->Fail(Status(StatusCode::kAborted, message));
           },
-          "message"_a);
+          "message"_a,
+          "Fails the semaphore with `message` (ABORTED): waits on it raise "
+          "from then on. A second failure keeps the first.");
 
-  auto fence = nb::class_<HalFence>(m, "HalFence");
+  auto fence = nb::class_<HalFence>(
+      m, "HalFence",
+      "A set of timepoints (semaphore, value), reached when every semaphore "
+      "reaches its value: the wait and signal lists of queue operations and "
+      "asynchronous calls. HalFence(capacity) makes an empty one (the "
+      "capacity is not needed).");
   BindRefProtocol(fence, &HalFence::fence);
   fence
       .def(
@@ -1243,7 +1326,8 @@ void BindHal(nb::module_& m) {
             fence->Insert(semaphore.semaphore, value);
             return HalFence{std::move(fence)};
           },
-          "sem"_a, "value"_a)
+          "sem"_a, "value"_a,
+          "A new fence with the one timepoint (`sem`, `value`).")
       .def_static(
           "join",
           [](const std::vector<HalFence*>& fences) {
@@ -1254,13 +1338,17 @@ void BindHal(nb::module_& m) {
             Ref<h::Fence> joined = h::Fence::Join(list);
             return HalFence{joined ? joined : h::Fence::Create()};
           },
-          "fences"_a)
+          "fences"_a,
+          "A new fence with the timepoints of all `fences` (the higher value "
+          "where two share a semaphore).")
       .def(
           "insert",
           [](HalFence& self, const HalSemaphore& semaphore, uint64_t value) {
             self.fence->Insert(semaphore.semaphore, value);
           },
-          "sem"_a, "value"_a)
+          "sem"_a, "value"_a,
+          "Adds the timepoint (`sem`, `value`); where the fence already has "
+          "`sem`, the higher value is kept.")
       .def(
           "extend",
           [](HalFence& self, const HalFence& from) {
@@ -1268,9 +1356,11 @@ void BindHal(nb::module_& m) {
               self.fence->Insert(point.semaphore, point.value);
             }
           },
-          "from_fence"_a)
-      .def_prop_ro("timepoint_count",
-                   [](const HalFence& self) { return self.fence->size(); })
+          "from_fence"_a, "Adds every timepoint of `from_fence` (as insert).")
+      .def_prop_ro(
+          "timepoint_count",
+          [](const HalFence& self) { return self.fence->size(); },
+          "The number of timepoints (one per semaphore).")
       .def(
           "wait",
           [](HalFence& self, std::optional<int64_t> timeout,
@@ -1280,19 +1370,33 @@ void BindHal(nb::module_& m) {
             return WaitReleased("synchronous fence failure",
                                 [&] { return fence->Wait(until); });
           },
-          "timeout"_a = nb::none(), "deadline"_a = nb::none())
-      .def("signal",
-           [](HalFence& self) {
-             CheckStatus(self.fence->Signal(), "signal failed");
-           })
+          "timeout"_a = nb::none(), "deadline"_a = nb::none(),
+          "Blocks, with the GIL released, until every timepoint is reached: "
+          "True then, False when `timeout` (relative nanoseconds) or "
+          "`deadline` (absolute nanoseconds of the monotonic clock) passes "
+          "first, forever with neither. Raises the failure of a failed "
+          "semaphore.")
+      .def(
+          "signal",
+          [](HalFence& self) {
+            CheckStatus(self.fence->Signal(), "signal failed");
+          },
+          "Raises each semaphore to its timepoint's value (those already "
+          "there are left); raises the failure of a failed semaphore.")
       .def(
           "fail",
           [](HalFence& self, const std::string& message) {
             self.fence->Fail(Status(StatusCode::kAborted, message));
           },
-          "message"_a);
+          "message"_a,
+          "Fails every semaphore of the fence with `message` (ABORTED).");
 
-  nb::class_<HalAllocator>(m, "HalAllocator")
+  nb::class_<HalAllocator>(
+      m, "HalAllocator",
+      "The allocator of a HalDevice (HalDevice.allocator): "
+      "it makes the device's buffers and keeps "
+      "statistics. Memory types and usages are "
+      "MemoryType and BufferUsage flags or ints.")
       .def(
           "allocate_buffer",
           [](HalAllocator& self, nb::handle memory_type,
@@ -1304,7 +1408,9 @@ void BindHal(nb::module_& m) {
                 Unwrap(self.allocator->Allocate(params, allocation_size),
                        "could not allocate buffer")};
           },
-          "memory_type"_a, "allowed_usage"_a, "allocation_size"_a)
+          "memory_type"_a, "allowed_usage"_a, "allocation_size"_a,
+          "Allocates a HalBuffer of `allocation_size` bytes (not initialised "
+          "with specific data).")
       .def(
           "allocate_buffer_copy",
           [](HalAllocator& self, nb::handle memory_type,
@@ -1329,7 +1435,11 @@ void BindHal(nb::module_& m) {
                        "could not create a buffer view")});
           },
           "memory_type"_a, "allowed_usage"_a, "device"_a, "buffer"_a,
-          "element_type"_a = nb::none())
+          "element_type"_a = nb::none(),
+          "Allocates a HalBuffer holding a copy of `buffer` (a C-contiguous "
+          "object with the buffer protocol, e.g. a numpy array), copied with "
+          "the GIL released; with `element_type`, returns a HalBufferView of "
+          "the buffer's shape instead. `device` is unused.")
       .def(
           "query_buffer_compatibility",
           [](HalAllocator&, nb::handle memory_type, nb::handle allowed_usage,
@@ -1356,7 +1466,9 @@ void BindHal(nb::module_& m) {
             return compatibility;
           },
           "memory_type"_a, "allowed_usage"_a, "intended_usage"_a,
-          "allocation_size"_a)
+          "allocation_size"_a,
+          "BufferCompatibility flags, as an int, for buffers of these "
+          "parameters; ValueError for a negative size.")
       .def(
           "allocate_host_staging_buffer_copy",
           [](HalAllocator& self, nb::handle /*device*/, nb::handle buffer) {
@@ -1371,7 +1483,10 @@ void BindHal(nb::module_& m) {
                                                 h::BufferUsage::kMapping),
                                source)};
           },
-          "device"_a, "initial_contents"_a)
+          "device"_a, "initial_contents"_a,
+          "A host-visible HalBuffer for transfers and mapping holding a copy "
+          "of `initial_contents` (a C-contiguous object with the buffer "
+          "protocol), copied with the GIL released. `device` is unused.")
       .def(
           "trim", [](HalAllocator& self) { self.allocator->Trim(); },
           "Frees the memory the allocator keeps for reuse.")
@@ -1405,11 +1520,16 @@ void BindHal(nb::module_& m) {
                 self.allocator->Import(params, bytes, std::move(release)),
                 "could not import host allocation")};
           },
-          "buffer"_a, "memory_type"_a, "allowed_usage"_a)
+          "buffer"_a, "memory_type"_a, "allowed_usage"_a,
+          "Wraps the memory of a writable C-contiguous Python buffer as a "
+          "HalBuffer without a copy; the object stays held until the "
+          "HalBuffer is freed.")
       // iree.runtime's six per-heap keys (see AllocatorStatistics), then
       // Ember's own: live and peak bytes over both heaps, the number of
       // allocations, and live imported bytes.
-      .def_prop_ro("has_statistics", [](const HalAllocator&) { return true; })
+      .def_prop_ro(
+          "has_statistics", [](const HalAllocator&) { return true; },
+          "Always True: Ember's allocators keep statistics.")
       .def_prop_ro(
           "statistics",
           [](const HalAllocator& self) {
@@ -1426,48 +1546,67 @@ void BindHal(nb::module_& m) {
             out["allocation_count"] = stats.allocation_count;
             out["bytes_imported"] = stats.bytes_imported;
             return out;
-          })
-      .def_prop_ro("formatted_statistics", [](const HalAllocator& self) {
-        // One line per heap, laid out as IREE's
-        // iree_hal_allocator_statistics_format.
-        h::AllocatorStatistics stats = self.allocator->statistics();
-        std::string text;
-        auto line = [&text](const char* heap, uint64_t peak, uint64_t allocated,
-                            uint64_t freed) {
-          char buffer[160];
-          std::snprintf(buffer, sizeof(buffer),
-                        "%12s: %12lluB peak / %12lluB allocated / %12lluB "
-                        "freed / %12lluB live\n",
-                        heap, static_cast<unsigned long long>(peak),
-                        static_cast<unsigned long long>(allocated),
-                        static_cast<unsigned long long>(freed),
-                        static_cast<unsigned long long>(allocated - freed));
-          text += buffer;
-        };
-        line("HOST_LOCAL", stats.host_bytes_peak, stats.host_bytes_allocated,
-             stats.host_bytes_freed);
-        line("DEVICE_LOCAL", stats.device_bytes_peak,
-             stats.device_bytes_allocated, stats.device_bytes_freed);
-        return text;
-      });
+          },
+          "Allocation statistics as a dict of ints: iree.runtime's "
+          "host_/device_bytes_peak, _allocated and _freed (bytes over the "
+          "allocator's life), then Ember's bytes_allocated (live bytes), "
+          "bytes_peak, allocation_count (allocations ever made) and "
+          "bytes_imported (live imported bytes).")
+      .def_prop_ro(
+          "formatted_statistics",
+          [](const HalAllocator& self) {
+            // One line per heap, laid out as IREE's
+            // iree_hal_allocator_statistics_format.
+            h::AllocatorStatistics stats = self.allocator->statistics();
+            std::string text;
+            auto line = [&text](const char* heap, uint64_t peak,
+                                uint64_t allocated, uint64_t freed) {
+              char buffer[160];
+              std::snprintf(buffer, sizeof(buffer),
+                            "%12s: %12lluB peak / %12lluB allocated / %12lluB "
+                            "freed / %12lluB live\n",
+                            heap, static_cast<unsigned long long>(peak),
+                            static_cast<unsigned long long>(allocated),
+                            static_cast<unsigned long long>(freed),
+                            static_cast<unsigned long long>(allocated - freed));
+              text += buffer;
+            };
+            line("HOST_LOCAL", stats.host_bytes_peak,
+                 stats.host_bytes_allocated, stats.host_bytes_freed);
+            line("DEVICE_LOCAL", stats.device_bytes_peak,
+                 stats.device_bytes_allocated, stats.device_bytes_freed);
+            return text;
+          },
+          "The per-heap statistics as text, one line per heap (peak, "
+          "allocated, "
+          "freed and live bytes), laid out as IREE formats them.");
 
-  auto buffer = nb::class_<HalBuffer>(m, "HalBuffer");
+  auto buffer = nb::class_<HalBuffer>(
+      m, "HalBuffer",
+      "A range of device memory, as HalAllocator and queue_alloca make it and "
+      "programs return it.");
   BindRefProtocol(buffer, &HalBuffer::buffer);
   buffer
-      .def("byte_length",
-           [](const HalBuffer& self) { return self.buffer->byte_length(); })
+      .def(
+          "byte_length",
+          [](const HalBuffer& self) { return self.buffer->byte_length(); },
+          "The buffer's size in bytes.")
       .def("__repr__",
            [](const HalBuffer& self) {
              return "<HalBuffer " + BufferReprBody(*self.buffer) + ">";
            })
-      .def("memory_type",
-           [](const HalBuffer& self) {
-             return static_cast<uint32_t>(self.buffer->memory_type());
-           })
-      .def("allowed_usage",
-           [](const HalBuffer& self) {
-             return static_cast<uint32_t>(self.buffer->allowed_usage());
-           })
+      .def(
+          "memory_type",
+          [](const HalBuffer& self) {
+            return static_cast<uint32_t>(self.buffer->memory_type());
+          },
+          "The buffer's MemoryType flags, as an int.")
+      .def(
+          "allowed_usage",
+          [](const HalBuffer& self) {
+            return static_cast<uint32_t>(self.buffer->allowed_usage());
+          },
+          "The buffer's BufferUsage flags, as an int.")
       .def(
           "fill_zero",
           [](const HalBuffer& self, uint64_t byte_offset,
@@ -1481,17 +1620,21 @@ void BindHal(nb::module_& m) {
             if (mapping.size() != 0)
               std::memset(mapping.data(), 0, mapping.size());
           },
-          "byte_offset"_a, "byte_length"_a)
-      .def("map",
-           [](const HalBuffer& self) {
-             Ref<h::Buffer> buffer = self.buffer;
-             h::BufferMapping mapping = Unwrap(
-                 buffer->Map(h::MappingMode::kScoped,
-                             h::MemoryAccess::kRead | h::MemoryAccess::kWrite,
-                             0, h::kWholeBuffer),
-                 "could not map the buffer");
-             return MappedMemory{std::move(mapping), std::move(buffer)};
-           })
+          "byte_offset"_a, "byte_length"_a,
+          "Zeroes `byte_length` bytes from `byte_offset`, with the GIL "
+          "released; IndexError for a range outside the buffer.")
+      .def(
+          "map",
+          [](const HalBuffer& self) {
+            Ref<h::Buffer> buffer = self.buffer;
+            h::BufferMapping mapping = Unwrap(
+                buffer->Map(h::MappingMode::kScoped,
+                            h::MemoryAccess::kRead | h::MemoryAccess::kWrite, 0,
+                            h::kWholeBuffer),
+                "could not map the buffer");
+            return MappedMemory{std::move(mapping), std::move(buffer)};
+          },
+          "Maps the whole buffer for reading and writing, as MappedMemory.")
       .def(
           "create_view",
           [](const HalBuffer& self, std::vector<int64_t> shape,
@@ -1501,9 +1644,16 @@ void BindHal(nb::module_& m) {
                                              h::EncodingType::kDenseRowMajor),
                        "could not create a buffer view")};
           },
-          "shape"_a, "element_size"_a);
+          "shape"_a, "element_size"_a,
+          "A HalBufferView of the buffer with `shape` and the element type "
+          "`element_size` (a HalElementType; the name is iree.runtime's).");
 
-  auto view = nb::class_<HalBufferView>(m, "HalBufferView");
+  auto view = nb::class_<HalBufferView>(
+      m, "HalBufferView",
+      "A HalBuffer seen as a dense row-major tensor of a shape and an element "
+      "type, as programs take and return tensors. HalBufferView(buffer, "
+      "shape, element_type) raises IndexError for a shape that needs more "
+      "bytes than the buffer has.");
   BindRefProtocol(view, &HalBufferView::view);
   // The DLPack protocol: a zero-copy view for numpy.from_dlpack & co. The
   // capsule keeps the buffer alive; CPU memory needs no stream.
@@ -1545,51 +1695,62 @@ void BindHal(nb::module_& m) {
             new (self) HalBufferView{std::move(created)};
           },
           "buffer"_a, "shape"_a, "element_type"_a)
-      .def_prop_ro("byte_length",
-                   [](const HalBufferView& self) {
-                     // IREE's definition: whole bytes per element times the
-                     // element count (sub-byte types take a byte each). The
-                     // product is bounded by the buffer for byte-aligned
-                     // types and wraps like IREE's otherwise.
-                     uint64_t length =
-                         h::DenseByteCount(self.view->element_type());
-                     for (int64_t dim : self.view->shape()) {
-                       length *= static_cast<uint64_t>(dim);
-                     }
-                     return length;
-                   })
-      .def_prop_ro("shape",
-                   [](const HalBufferView& self) {
-                     return std::vector<int64_t>(self.view->shape().begin(),
-                                                 self.view->shape().end());
-                   })
-      .def_prop_ro("element_type",
-                   [](const HalBufferView& self) -> nb::object {
-                     // A HalElementType member, or the plain int for a type
-                     // the enum does not name (iree.runtime returns ints).
-                     const auto raw =
-                         static_cast<uint32_t>(self.view->element_type());
-                     nb::handle type = nb::type<h::ElementType>();
-                     PyObject* member =
-                         PyObject_CallOneArg(type.ptr(), nb::int_(raw).ptr());
-                     if (member) return nb::steal(member);
-                     PyErr_Clear();
-                     return nb::int_(raw);
-                   })
-      .def("get_buffer",
-           [](const HalBufferView& self) {
-             return HalBuffer{self.view->buffer()};
-           })
-      .def("map",
-           [](const HalBufferView& self) {
-             Ref<h::Buffer> buffer = self.view->buffer();
-             h::BufferMapping mapping = Unwrap(
-                 buffer->Map(h::MappingMode::kScoped,
-                             h::MemoryAccess::kRead | h::MemoryAccess::kWrite,
-                             0, h::kWholeBuffer),
-                 "could not map the buffer");
-             return MappedMemory{std::move(mapping), std::move(buffer)};
-           })
+      .def_prop_ro(
+          "byte_length",
+          [](const HalBufferView& self) {
+            // IREE's definition: whole bytes per element times the
+            // element count (sub-byte types take a byte each). The
+            // product is bounded by the buffer for byte-aligned
+            // types and wraps like IREE's otherwise.
+            uint64_t length = h::DenseByteCount(self.view->element_type());
+            for (int64_t dim : self.view->shape()) {
+              length *= static_cast<uint64_t>(dim);
+            }
+            return length;
+          },
+          "The view's size in bytes: the element count times each "
+          "element's dense byte count.")
+      .def_prop_ro(
+          "shape",
+          [](const HalBufferView& self) {
+            return std::vector<int64_t>(self.view->shape().begin(),
+                                        self.view->shape().end());
+          },
+          "The view's dimensions, as a list of ints.")
+      .def_prop_ro(
+          "element_type",
+          [](const HalBufferView& self) -> nb::object {
+            // A HalElementType member, or the plain int for a type
+            // the enum does not name (iree.runtime returns ints).
+            const auto raw = static_cast<uint32_t>(self.view->element_type());
+            nb::handle type = nb::type<h::ElementType>();
+            PyObject* member =
+                PyObject_CallOneArg(type.ptr(), nb::int_(raw).ptr());
+            if (member) return nb::steal(member);
+            PyErr_Clear();
+            return nb::int_(raw);
+          },
+          "The element type: a HalElementType, or an int for a "
+          "type the enum does not name.")
+      .def(
+          "get_buffer",
+          [](const HalBufferView& self) {
+            return HalBuffer{self.view->buffer()};
+          },
+          "The HalBuffer the view is over (the same memory).")
+      .def(
+          "map",
+          [](const HalBufferView& self) {
+            Ref<h::Buffer> buffer = self.view->buffer();
+            h::BufferMapping mapping = Unwrap(
+                buffer->Map(h::MappingMode::kScoped,
+                            h::MemoryAccess::kRead | h::MemoryAccess::kWrite, 0,
+                            h::kWholeBuffer),
+                "could not map the buffer");
+            return MappedMemory{std::move(mapping), std::move(buffer)};
+          },
+          "Maps the whole underlying buffer for reading and writing, as "
+          "MappedMemory (asarray gives a numpy view).")
       .def("__repr__", [](const HalBufferView& self) {
         // As iree.runtime: the shape as a tuple, the element type's bytes in
         // memory order, then the buffer.
@@ -1605,7 +1766,12 @@ void BindHal(nb::module_& m) {
         return repr;
       });
 
-  auto command_buffer = nb::class_<HalCommandBuffer>(m, "HalCommandBuffer");
+  auto command_buffer = nb::class_<HalCommandBuffer>(
+      m, "HalCommandBuffer",
+      "A one-shot recording of transfer commands (copy, fill) that "
+      "HalDevice.queue_execute runs. HalCommandBuffer(device, "
+      "binding_capacity=0, begin=True) starts recording unless begin=False; "
+      "any device may execute it. Recording holds the GIL.");
   BindRefProtocol(command_buffer, &HalCommandBuffer::command_buffer);
   command_buffer
       .def(
@@ -1630,23 +1796,27 @@ void BindHal(nb::module_& m) {
             new (self) HalCommandBuffer{std::move(created), begin};
           },
           "device"_a, "binding_capacity"_a = 0, "begin"_a = true)
-      .def("begin",
-           [](HalCommandBuffer& self) {
-             if (self.command_buffer->finalized()) {
-               ThrowStatus(FailedPreconditionError(
-                               "command buffer has already been recorded; "
-                               "re-recording command buffers is not allowed"),
-                           "command buffer begin");
-             }
-             if (self.begun) {
-               ThrowStatus(
-                   FailedPreconditionError(
-                       "command buffer is already in a recording state"),
-                   "command buffer begin");
-             }
-             self.begun = true;
-           })
-      .def("end", &EndRecording)
+      .def(
+          "begin",
+          [](HalCommandBuffer& self) {
+            if (self.command_buffer->finalized()) {
+              ThrowStatus(FailedPreconditionError(
+                              "command buffer has already been recorded; "
+                              "re-recording command buffers is not allowed"),
+                          "command buffer begin");
+            }
+            if (self.begun) {
+              ThrowStatus(FailedPreconditionError(
+                              "command buffer is already in a recording state"),
+                          "command buffer begin");
+            }
+            self.begun = true;
+          },
+          "Starts recording a command buffer made with begin=False; "
+          "RuntimeError when it is recording or was recorded already.")
+      .def("end", &EndRecording,
+           "Ends recording, so that queue_execute can run the command "
+           "buffer; RuntimeError when it is not recording.")
       .def(
           "copy",
           [](HalCommandBuffer& self, const HalBuffer& source_buffer,
@@ -1726,8 +1896,11 @@ void BindHal(nb::module_& m) {
           "length) with `pattern`, a 1, 2 or 4-byte buffer (e.g. a numpy "
           "scalar array).");
 
-  nb::class_<MappedMemory>(m, "MappedMemory",
-                           nb::type_slots(mapped_memory_slots))
+  nb::class_<MappedMemory>(
+      m, "MappedMemory", nb::type_slots(mapped_memory_slots),
+      "The host-visible bytes of a mapped HalBuffer (HalBuffer.map, "
+      "HalBufferView.map), writable through the buffer protocol; it keeps "
+      "the buffer alive.")
       .def(
           "asarray",
           [](nb::handle self, std::vector<int64_t> shape, nb::handle dtype) {
@@ -1737,10 +1910,16 @@ void BindHal(nb::module_& m) {
             nb::object flat = numpy.attr("frombuffer")(self, dtype);
             return flat.attr("reshape")(nb::cast(shape));
           },
-          "shape"_a, "numpy_dtype"_a);
+          "shape"_a, "numpy_dtype"_a,
+          "A numpy array of `shape` and `numpy_dtype` over the mapped bytes, "
+          "without a copy; it keeps the mapping and the buffer alive.");
 
-  nb::class_<HalModuleDebugSink>(m, "HalModuleDebugSink",
-                                 nb::type_slots(debug_sink_slots))
+  nb::class_<HalModuleDebugSink>(
+      m, "HalModuleDebugSink", nb::type_slots(debug_sink_slots),
+      "Receives the buffer views programs trace, for create_hal_module("
+      "debug_sink=...): calls buffer_view_trace_callback(key, buffer_views) "
+      "on the calling thread, with the GIL, during the program's call; an "
+      "exception it raises fails the call.")
       .def(
           "__init__",
           [](HalModuleDebugSink* self, nb::callable callback) {
@@ -1750,11 +1929,14 @@ void BindHal(nb::module_& m) {
           "buffer_view_trace_callback"_a,
           "Receives the buffer views that programs trace "
           "(`flow.tensor.trace`) through a hal module made with this sink.")
-      .def_prop_ro("buffer_view_trace_callback",
-                   [](const HalModuleDebugSink& self) -> nb::object {
-                     if (!self.callback.is_valid()) return nb::none();
-                     return self.callback;
-                   });
+      .def_prop_ro(
+          "buffer_view_trace_callback",
+          [](const HalModuleDebugSink& self) -> nb::object {
+            if (!self.callback.is_valid()) return nb::none();
+            return self.callback;
+          },
+          "The callable the sink calls, or None once Python's "
+          "cycle collector has cleared it.");
 
   m.def("create_hal_module", &CreateHalModuleBinding, "instance"_a,
         "device"_a.none() = nb::none(), "devices"_a.none() = nb::none(),

@@ -308,33 +308,57 @@ std::optional<VmFunction> LookupFunction(VmModule& module,
 }  // namespace
 
 void BindVm(nb::module_& m) {
-  nb::enum_<Linkage>(m, "Linkage")
+  nb::enum_<Linkage>(m, "Linkage",
+                     "How a function is linked in its module, as "
+                     "VmModule.lookup_function takes it and VmFunction.linkage "
+                     "reports it: internal, imported or exported (imports and "
+                     "exports optional or not).")
       .value("INTERNAL", Linkage::kInternal)
       .value("IMPORT", Linkage::kImport)
       .value("IMPORT_OPTIONAL", Linkage::kImportOptional)
       .value("EXPORT", Linkage::kExport)
       .value("EXPORT_OPTIONAL", Linkage::kExportOptional);
 
-  nb::class_<VmInstance>(m, "VmInstance").def("__init__", [](VmInstance* self) {
-    std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
-    // Programs name the hal module's ref types; they must be registered
-    // before the instance is frozen.
-    CheckStatus(modules::hal::RegisterHalTypes(*instance),
-                "cannot create VmInstance");
-    instance->Freeze();
-    new (self) VmInstance{std::move(instance)};
-  });
+  nb::class_<VmInstance>(
+      m, "VmInstance",
+      "The VM instance that modules are loaded against and contexts are "
+      "created in, with the hal module's types registered. One per process "
+      "is usual; threads share it freely.")
+      .def("__init__", [](VmInstance* self) {
+        std::shared_ptr<vm::Instance> instance = vm::Instance::Create();
+        // Programs name the hal module's ref types; they must be registered
+        // before the instance is frozen.
+        CheckStatus(modules::hal::RegisterHalTypes(*instance),
+                    "cannot create VmInstance");
+        instance->Freeze();
+        new (self) VmInstance{std::move(instance)};
+      });
 
-  nb::class_<VmFunction>(m, "VmFunction")
+  nb::class_<VmFunction>(
+      m, "VmFunction",
+      "A function of a VmModule (an export, an import or an internal "
+      "function), as VmModule.lookup_function returns it; "
+      "VmContext.invoke calls an exported one.")
       .def_prop_ro(
           "linkage",
-          [](const VmFunction& f) { return static_cast<int>(f.linkage); })
-      .def_prop_ro("ordinal", [](const VmFunction& f) { return f.ordinal; })
-      .def_prop_ro("name",
-                   [](const VmFunction& f) { return Str(FunctionName(f)); })
-      .def_prop_ro("module_name",
-                   [](const VmFunction& f) { return Str(f.module->name()); })
-      .def_prop_ro("reflection", &Reflection)
+          [](const VmFunction& f) { return static_cast<int>(f.linkage); },
+          "The function's linkage as an int (a Linkage value).")
+      .def_prop_ro(
+          "ordinal", [](const VmFunction& f) { return f.ordinal; },
+          "The function's index among the module's functions of its kind "
+          "(exports, imports or internal functions).")
+      .def_prop_ro(
+          "name", [](const VmFunction& f) { return Str(FunctionName(f)); },
+          "The export's name, an import's full name "
+          "(module.function), or an internal function's debug name "
+          "(empty when the module has none).")
+      .def_prop_ro(
+          "module_name",
+          [](const VmFunction& f) { return Str(f.module->name()); },
+          "The name of the module the function belongs to.")
+      .def_prop_ro("reflection", &Reflection,
+                   "The function's reflection attributes as a dict of str to "
+                   "str (e.g. iree.abi.declaration); empty when it has none.")
       .def("__repr__", [](const VmFunction& f) {
         std::string repr = "<VmFunction ";
         repr += nb::cast<std::string>(Str(FunctionName(f)));
@@ -346,7 +370,12 @@ void BindVm(nb::module_& m) {
         return repr;
       });
 
-  nb::class_<VmModule>(m, "VmModule")
+  nb::class_<VmModule>(
+      m, "VmModule",
+      "A loaded module: a bytecode module (.vmfb) made by mmap, copy_buffer, "
+      "wrap_buffer or from_buffer, or a native one such as "
+      "create_hal_module's. Loading verifies the file with the GIL released "
+      "and raises (ValueError, RuntimeError...) for a malformed one.")
       .def_static("copy_buffer", &CopyBuffer, "instance"_a, "buffer"_a,
                   "Copies `buffer` into 64-byte-aligned memory and loads it.")
       .def_static("wrap_buffer", &WrapBuffer, "instance"_a, "buffer"_a,
@@ -364,21 +393,37 @@ void BindVm(nb::module_& m) {
                   "destroy_callback"_a = nb::none(),
                   "Maps a module file read-only and loads it in place.")
       .def_prop_ro(
-          "name", [](const VmModule& self) { return Str(self.module->name()); })
-      .def_prop_ro("version",
-                   [](const VmModule& self) { return self.module->version(); })
-      .def_prop_ro("function_names",
-                   [](const VmModule& self) {
-                     nb::list names;
-                     for (size_t i = 0; i < self.module->export_count(); ++i) {
-                       names.append(Str(self.module->export_info(i).name));
-                     }
-                     return names;
-                   })
-      .def_prop_ro("stashed_flatbuffer_blob",
-                   [](const VmModule& self) { return self.blob; })
+          "name", [](const VmModule& self) { return Str(self.module->name()); },
+          "The module's name (\"module\" for most programs iree-compile "
+          "makes, \"hal\" for the hal module).")
+      .def_prop_ro(
+          "version",
+          [](const VmModule& self) { return self.module->version(); },
+          "The module's version number, as the module declares it.")
+      .def_prop_ro(
+          "function_names",
+          [](const VmModule& self) {
+            nb::list names;
+            for (size_t i = 0; i < self.module->export_count(); ++i) {
+              names.append(Str(self.module->export_info(i).name));
+            }
+            return names;
+          },
+          "The names of the module's exported functions, in export "
+          "order.")
+      .def_prop_ro(
+          "stashed_flatbuffer_blob",
+          [](const VmModule& self) { return self.blob; },
+          "The bytes the module was loaded from: the Python buffer "
+          "that wrap_buffer (or from_buffer, without a copy) uses "
+          "in place, else a read-only memoryview of the module's "
+          "own copy or mapping; None for a native module.")
       .def("lookup_function", &LookupFunction, "name"_a,
-           "linkage"_a = Linkage::kExport)
+           "linkage"_a = Linkage::kExport,
+           "The function named `name` with `linkage` (an export by default) "
+           "as a VmFunction, or None when there is none. Imports are found "
+           "by their full name, internal functions never; an empty name "
+           "raises ValueError.")
       .def(
           "dump",
           [](const VmModule& self, bool json, bool verbose) {

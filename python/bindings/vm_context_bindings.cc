@@ -219,13 +219,21 @@ void Invoke(VmContext& self, const VmFunction& function,
 }  // namespace
 
 void BindVmContext(nb::module_& m) {
-  nb::class_<VmContext>(m, "VmContext")
+  nb::class_<VmContext>(
+      m, "VmContext",
+      "A program: modules linked in order against a VmInstance, each with its "
+      "own state, whose exported functions invoke calls. Calls on one context "
+      "are serialised; give each thread its own context for parallelism.")
       .def("__init__", &Init, "instance"_a, "modules"_a = nb::none(),
            "A context of `modules` linked in order (static), or, with "
            "modules=None, an empty one that register_modules extends.")
       .def("register_modules", &RegisterModules,
-           "Links more modules into a dynamic context, in order.")
-      .def_prop_ro("context_id", [](const VmContext& self) { return self.id; })
+           "Links more modules into a dynamic context, in order, running "
+           "their initialisers with the GIL released; a context made with "
+           "modules is static and raises RuntimeError.")
+      .def_prop_ro(
+          "context_id", [](const VmContext& self) { return self.id; },
+          "A number that identifies this context in the process (from 1).")
       .def("invoke", &Invoke,
            "Calls `function` with the arguments in `inputs` and replaces the "
            "contents of `outputs` with its results. The GIL is released "

@@ -292,12 +292,20 @@ PyType_Slot vm_buffer_slots[] = {
 }  // namespace
 
 void BindVmValues(nb::module_& m) {
-  nb::class_<PyVmRef>(m, "VmRef")
-      .def("isinstance",
-           [](const PyVmRef& self, nb::handle ref_type) {
-             uint64_t key = nb::cast<uint64_t>(ref_type.attr(kTypeAttr)());
-             return key == TypeKey(self.ref.type());
-           })
+  nb::class_<PyVmRef>(
+      m, "VmRef",
+      "An owning handle to any ref-typed VM object (a list, a buffer, a "
+      "buffer view, a fence...), as VmVariantList.get_as_ref returns it; "
+      "deref turns it into the object's own class. Equal to another VmRef "
+      "to the same object.")
+      .def(
+          "isinstance",
+          [](const PyVmRef& self, nb::handle ref_type) {
+            uint64_t key = nb::cast<uint64_t>(ref_type.attr(kTypeAttr)());
+            return key == TypeKey(self.ref.type());
+          },
+          "Whether the object is of the type of `ref_type`, a class with "
+          "the ref protocol (e.g. HalBufferView).")
       .def(
           "deref",
           [](nb::handle self, nb::handle value, bool optional) {
@@ -307,7 +315,10 @@ void BindVmValues(nb::module_& m) {
             }
             return cast;
           },
-          "value"_a, "optional"_a = false)
+          "value"_a, "optional"_a = false,
+          "The object as an instance of the class `value` (e.g. "
+          "HalBufferView); for an object of another type, None when "
+          "`optional`, else TypeError.")
       .def("__repr__",
            [](const PyVmRef& self) {
              if (self.ref.is_null()) return std::string("<VmRef NULL>");
@@ -320,7 +331,13 @@ void BindVmValues(nb::module_& m) {
       .def("__eq__", [](const PyVmRef&, nb::handle) { return false; });
 
   auto vm_buffer =
-      nb::class_<PyVmBuffer>(m, "VmBuffer", nb::type_slots(vm_buffer_slots));
+      nb::class_<PyVmBuffer>(m, "VmBuffer", nb::type_slots(vm_buffer_slots),
+                             "A VM byte buffer (vm.buffer) that Python reads "
+                             "and writes through the buffer protocol "
+                             "(memoryview, numpy.frombuffer): "
+                             "VmBuffer(length, alignment=0, mutable=True) "
+                             "allocates one; an immutable one exports "
+                             "read-only.");
   BindRefProtocol(vm_buffer, &PyVmBuffer::buffer);
   vm_buffer
       .def(
@@ -340,7 +357,11 @@ void BindVmValues(nb::module_& m) {
                " at " + HexAddress(self.buffer->bytes().data()) + ">";
       });
 
-  auto vm_list = nb::class_<PyVmVariantList>(m, "VmVariantList");
+  auto vm_list = nb::class_<PyVmVariantList>(
+      m, "VmVariantList",
+      "A list of VM values (ints, floats) and refs: the arguments and results "
+      "of VmContext.invoke. VmVariantList(capacity) makes an empty list that "
+      "grows as needed. Indices out of range raise IndexError.");
   BindRefProtocol(vm_list, &PyVmVariantList::list);
   vm_list
       .def(
@@ -353,44 +374,70 @@ void BindVmValues(nb::module_& m) {
           },
           "capacity"_a)
       .def_prop_ro(
-          "size", [](const PyVmVariantList& self) { return self.list->size(); })
+          "size", [](const PyVmVariantList& self) { return self.list->size(); },
+          "The number of elements (as len()).")
       .def("__len__",
            [](const PyVmVariantList& self) { return self.list->size(); })
-      .def("get_as_ref", &GetAsRef)
-      .def("get_as_object",
-           [](const PyVmVariantList& self, int index, nb::handle clazz) {
-             nb::object ref = GetAsRef(self, index);
-             return clazz.attr(kCastAttr)(ref);
-           })
-      .def("get_as_list", &GetAsList)
-      .def("get_variant", &GetVariant)
-      .def("get_serialized_trace_value",
-           [](const PyVmVariantList& self, int index) {
-             return SerializedTraceValue(*self.list, ListIndex(index), 0);
-           })
-      .def("push_float",
-           [](PyVmVariantList& self, double value) {
-             // Python floats are f64.
-             CheckStatus(self.list->PushValue(vm::Value::F64(value)),
-                         "Could not push float");
-           })
-      .def("push_int",
-           [](PyVmVariantList& self, int64_t value) {
-             // Python ints are unbounded; i64 is the widest VM integer.
-             CheckStatus(self.list->PushValue(vm::Value::I64(value)),
-                         "Could not push int");
-           })
-      .def("push_list",
-           [](PyVmVariantList& self, const PyVmVariantList& other) {
-             CheckStatus(self.list->PushRef(vm::VmRef::Of(other.list)),
-                         "Error appending to list");
-           })
-      .def("push_ref",
-           [](PyVmVariantList& self, nb::handle ref_or_object) {
-             vm::VmRef ref = RefOf(ref_or_object);
-             CheckStatus(self.list->PushRef(std::move(ref)),
-                         "Failed to push ref");
-           })
+      .def("get_as_ref", &GetAsRef,
+           "The ref at `index` as a VmRef; ValueError when the element is not "
+           "a ref.")
+      .def(
+          "get_as_object",
+          [](const PyVmVariantList& self, int index, nb::handle clazz) {
+            nb::object ref = GetAsRef(self, index);
+            return clazz.attr(kCastAttr)(ref);
+          },
+          "The ref at `index` as an instance of the class `clazz` (e.g. "
+          "HalBufferView), or None when it is of another type; ValueError "
+          "when the element is not a ref.")
+      .def("get_as_list", &GetAsList,
+           "The list at `index` as a VmVariantList sharing it (not a copy); "
+           "ValueError when the element is not a list.")
+      .def("get_variant", &GetVariant,
+           "The element at `index`: an int or a float for a value, a VmRef "
+           "for a ref, None for an empty element.")
+      .def(
+          "get_serialized_trace_value",
+          [](const PyVmVariantList& self, int index) {
+            return SerializedTraceValue(*self.list, ListIndex(index), 0);
+          },
+          "The element at `index` as a dict for trace output: {'type': "
+          "'value', 'i32': 1} for a value, {'type': 'vm.list', 'items': "
+          "[...]} for a list, {'type': 'null'} for an empty element; "
+          "ValueError for other refs.")
+      .def(
+          "push_float",
+          [](PyVmVariantList& self, double value) {
+            // Python floats are f64.
+            CheckStatus(self.list->PushValue(vm::Value::F64(value)),
+                        "Could not push float");
+          },
+          "Appends `value` as an f64.")
+      .def(
+          "push_int",
+          [](PyVmVariantList& self, int64_t value) {
+            // Python ints are unbounded; i64 is the widest VM integer.
+            CheckStatus(self.list->PushValue(vm::Value::I64(value)),
+                        "Could not push int");
+          },
+          "Appends `value` as an i64 (an i32 argument of invoke takes its "
+          "low 32 bits).")
+      .def(
+          "push_list",
+          [](PyVmVariantList& self, const PyVmVariantList& other) {
+            CheckStatus(self.list->PushRef(vm::VmRef::Of(other.list)),
+                        "Error appending to list");
+          },
+          "Appends a ref to the list `other`, which is shared, not copied.")
+      .def(
+          "push_ref",
+          [](PyVmVariantList& self, nb::handle ref_or_object) {
+            vm::VmRef ref = RefOf(ref_or_object);
+            CheckStatus(self.list->PushRef(std::move(ref)),
+                        "Failed to push ref");
+          },
+          "Appends a VmRef, or the ref of an object with the ref protocol "
+          "(HalBufferView, HalFence, VmBuffer...), retaining the object.")
       .def("__repr__", &ListRepr);
 }
 

@@ -59,7 +59,9 @@ void BindRefProtocol(Class& cls, Ref<T> Wrapper::*member) {
     return PyVmRef{vm::VmRef::Of(self.*member)};
   };
   cls.def_prop_ro(kRefAttr, make_ref);
-  cls.def_prop_ro("ref", make_ref);
+  cls.def_prop_ro("ref", make_ref,
+                  "A new VmRef retaining this object (what "
+                  "VmVariantList.push_ref stores).");
   cls.def_static(kCastAttr, [](const PyVmRef& ref) -> nanobind::object {
     Ref<T> object = ref.ref.template RetainAs<T>();
     if (!object) return nanobind::none();

@@ -7,6 +7,10 @@ from typing import overload
 
 
 class Linkage(enum.Enum):
+    """
+    How a function is linked in its module, as VmModule.lookup_function takes it and VmFunction.linkage reports it: internal, imported or exported (imports and exports optional or not).
+    """
+
     INTERNAL = 0
 
     IMPORT = 1
@@ -18,27 +22,50 @@ class Linkage(enum.Enum):
     EXPORT_OPTIONAL = 4
 
 class VmInstance:
+    """
+    The VM instance that modules are loaded against and contexts are created in, with the hal module's types registered. One per process is usual; threads share it freely.
+    """
+
     def __init__(self) -> None: ...
 
 class VmFunction:
-    @property
-    def linkage(self) -> int: ...
+    """
+    A function of a VmModule (an export, an import or an internal function), as VmModule.lookup_function returns it; VmContext.invoke calls an exported one.
+    """
 
     @property
-    def ordinal(self) -> int: ...
+    def linkage(self) -> int:
+        """The function's linkage as an int (a Linkage value)."""
 
     @property
-    def name(self) -> str: ...
+    def ordinal(self) -> int:
+        """
+        The function's index among the module's functions of its kind (exports, imports or internal functions).
+        """
 
     @property
-    def module_name(self) -> str: ...
+    def name(self) -> str:
+        """
+        The export's name, an import's full name (module.function), or an internal function's debug name (empty when the module has none).
+        """
 
     @property
-    def reflection(self) -> dict: ...
+    def module_name(self) -> str:
+        """The name of the module the function belongs to."""
+
+    @property
+    def reflection(self) -> dict:
+        """
+        The function's reflection attributes as a dict of str to str (e.g. iree.abi.declaration); empty when it has none.
+        """
 
     def __repr__(self) -> str: ...
 
 class VmModule:
+    """
+    A loaded module: a bytecode module (.vmfb) made by mmap, copy_buffer, wrap_buffer or from_buffer, or a native one such as create_hal_module's. Loading verifies the file with the GIL released and raises (ValueError, RuntimeError...) for a malformed one.
+    """
+
     @staticmethod
     def copy_buffer(instance: VmInstance, buffer: object) -> VmModule:
         """Copies `buffer` into 64-byte-aligned memory and loads it."""
@@ -64,18 +91,29 @@ class VmModule:
         """Maps a module file read-only and loads it in place."""
 
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """
+        The module's name ("module" for most programs iree-compile makes, "hal" for the hal module).
+        """
 
     @property
-    def version(self) -> int: ...
+    def version(self) -> int:
+        """The module's version number, as the module declares it."""
 
     @property
-    def function_names(self) -> list: ...
+    def function_names(self) -> list:
+        """The names of the module's exported functions, in export order."""
 
     @property
-    def stashed_flatbuffer_blob(self) -> object: ...
+    def stashed_flatbuffer_blob(self) -> object:
+        """
+        The bytes the module was loaded from: the Python buffer that wrap_buffer (or from_buffer, without a copy) uses in place, else a read-only memoryview of the module's own copy or mapping; None for a native module.
+        """
 
-    def lookup_function(self, name: str, linkage: Linkage = Linkage.EXPORT) -> VmFunction | None: ...
+    def lookup_function(self, name: str, linkage: Linkage = Linkage.EXPORT) -> VmFunction | None:
+        """
+        The function named `name` with `linkage` (an export by default) as a VmFunction, or None when there is none. Imports are found by their full name, internal functions never; an empty name raises ValueError.
+        """
 
     def dump(self, json: bool = False, verbose: bool = False) -> str:
         """
@@ -85,9 +123,19 @@ class VmModule:
     def __repr__(self) -> str: ...
 
 class VmRef:
-    def isinstance(self, arg: object, /) -> bool: ...
+    """
+    An owning handle to any ref-typed VM object (a list, a buffer, a buffer view, a fence...), as VmVariantList.get_as_ref returns it; deref turns it into the object's own class. Equal to another VmRef to the same object.
+    """
 
-    def deref(self, value: object, optional: bool = False) -> object: ...
+    def isinstance(self, arg: object, /) -> bool:
+        """
+        Whether the object is of the type of `ref_type`, a class with the ref protocol (e.g. HalBufferView).
+        """
+
+    def deref(self, value: object, optional: bool = False) -> object:
+        """
+        The object as an instance of the class `value` (e.g. HalBufferView); for an object of another type, None when `optional`, else TypeError.
+        """
 
     def __repr__(self) -> str: ...
 
@@ -101,6 +149,10 @@ class VmRef:
     def __eq__(self, arg: object, /) -> bool: ...
 
 class VmBuffer:
+    """
+    A VM byte buffer (vm.buffer) that Python reads and writes through the buffer protocol (memoryview, numpy.frombuffer): VmBuffer(length, alignment=0, mutable=True) allocates one; an immutable one exports read-only.
+    """
+
     def __init__(self, length: int, alignment: int = 0, mutable: bool = True) -> None: ...
 
     @staticmethod
@@ -110,7 +162,10 @@ class VmBuffer:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -124,6 +179,10 @@ class VmBuffer:
     def __repr__(self) -> str: ...
 
 class VmVariantList:
+    """
+    A list of VM values (ints, floats) and refs: the arguments and results of VmContext.invoke. VmVariantList(capacity) makes an empty list that grows as needed. Indices out of range raise IndexError.
+    """
+
     def __init__(self, capacity: int) -> None: ...
 
     @staticmethod
@@ -133,7 +192,10 @@ class VmVariantList:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -145,41 +207,72 @@ class VmVariantList:
     def __eq__(self, arg: object, /) -> bool: ...
 
     @property
-    def size(self) -> int: ...
+    def size(self) -> int:
+        """The number of elements (as len())."""
 
     def __len__(self) -> int: ...
 
-    def get_as_ref(self, arg: int, /) -> object: ...
+    def get_as_ref(self, arg: int, /) -> object:
+        """
+        The ref at `index` as a VmRef; ValueError when the element is not a ref.
+        """
 
-    def get_as_object(self, arg0: int, arg1: object, /) -> object: ...
+    def get_as_object(self, arg0: int, arg1: object, /) -> object:
+        """
+        The ref at `index` as an instance of the class `clazz` (e.g. HalBufferView), or None when it is of another type; ValueError when the element is not a ref.
+        """
 
-    def get_as_list(self, arg: int, /) -> object: ...
+    def get_as_list(self, arg: int, /) -> object:
+        """
+        The list at `index` as a VmVariantList sharing it (not a copy); ValueError when the element is not a list.
+        """
 
-    def get_variant(self, arg: int, /) -> object: ...
+    def get_variant(self, arg: int, /) -> object:
+        """
+        The element at `index`: an int or a float for a value, a VmRef for a ref, None for an empty element.
+        """
 
-    def get_serialized_trace_value(self, arg: int, /) -> object: ...
+    def get_serialized_trace_value(self, arg: int, /) -> object:
+        """
+        The element at `index` as a dict for trace output: {'type': 'value', 'i32': 1} for a value, {'type': 'vm.list', 'items': [...]} for a list, {'type': 'null'} for an empty element; ValueError for other refs.
+        """
 
-    def push_float(self, arg: float, /) -> None: ...
+    def push_float(self, arg: float, /) -> None:
+        """Appends `value` as an f64."""
 
-    def push_int(self, arg: int, /) -> None: ...
+    def push_int(self, arg: int, /) -> None:
+        """
+        Appends `value` as an i64 (an i32 argument of invoke takes its low 32 bits).
+        """
 
-    def push_list(self, arg: VmVariantList, /) -> None: ...
+    def push_list(self, arg: VmVariantList, /) -> None:
+        """Appends a ref to the list `other`, which is shared, not copied."""
 
-    def push_ref(self, arg: object, /) -> None: ...
+    def push_ref(self, arg: object, /) -> None:
+        """
+        Appends a VmRef, or the ref of an object with the ref protocol (HalBufferView, HalFence, VmBuffer...), retaining the object.
+        """
 
     def __repr__(self) -> str: ...
 
 class VmContext:
+    """
+    A program: modules linked in order against a VmInstance, each with its own state, whose exported functions invoke calls. Calls on one context are serialised; give each thread its own context for parallelism.
+    """
+
     def __init__(self, instance: VmInstance, modules: Sequence[VmModule] | None = None) -> None:
         """
         A context of `modules` linked in order (static), or, with modules=None, an empty one that register_modules extends.
         """
 
     def register_modules(self, arg: Sequence[VmModule], /) -> None:
-        """Links more modules into a dynamic context, in order."""
+        """
+        Links more modules into a dynamic context, in order, running their initialisers with the GIL released; a context made with modules is static and raises RuntimeError.
+        """
 
     @property
-    def context_id(self) -> int: ...
+    def context_id(self) -> int:
+        """A number that identifies this context in the process (from 1)."""
 
     def invoke(self, arg0: VmFunction, arg1: VmVariantList, arg2: VmVariantList, /) -> None:
         """
@@ -187,6 +280,10 @@ class VmContext:
         """
 
 class HalElementType(enum.IntEnum):
+    """
+    The element type of a buffer view, as iree.runtime's HalElementType: members are the HAL's 32-bit type codes (ints).
+    """
+
     NONE = 0
 
     OPAQUE_8 = 8
@@ -252,12 +349,20 @@ class HalElementType(enum.IntEnum):
     FLOAT_8_E8M0_FNU = 671088648
 
     @staticmethod
-    def is_byte_aligned(element_type: HalElementType) -> bool: ...
+    def is_byte_aligned(element_type: HalElementType) -> bool:
+        """Whether an element of `element_type` takes a whole number of bytes."""
 
     @staticmethod
-    def dense_byte_count(element_type: HalElementType) -> int: ...
+    def dense_byte_count(element_type: HalElementType) -> int:
+        """
+        The bytes an element of `element_type` takes when stored densely (a sub-byte type rounds up to whole bytes).
+        """
 
 class BufferCompatibility(enum.IntFlag):
+    """
+    Flags HalAllocator.query_buffer_compatibility returns: whether buffers of given parameters can be allocated, imported, exported, and used by queue transfers and dispatches.
+    """
+
     __str__ = __repr__
 
     def __repr__(self, /):
@@ -278,6 +383,10 @@ class BufferCompatibility(enum.IntFlag):
     LOW_PERFORMANCE = 1048576
 
 class MemoryType(enum.IntFlag):
+    """
+    Memory type flags of a buffer (where its memory lives and who sees it), as iree.runtime's MemoryType; they combine with |.
+    """
+
     __str__ = __repr__
 
     def __repr__(self, /):
@@ -300,6 +409,10 @@ class MemoryType(enum.IntFlag):
     DEVICE_LOCAL = 48
 
 class MemoryAccess(enum.IntFlag):
+    """
+    Access flags of a buffer (read, write, discard...), as iree.runtime's MemoryAccess; they combine with |.
+    """
+
     __str__ = __repr__
 
     def __repr__(self, /):
@@ -324,6 +437,10 @@ class MemoryAccess(enum.IntFlag):
     ALL = 7
 
 class BufferUsage(enum.IntFlag):
+    """
+    Usage flags of a buffer (transfers, dispatches, mapping), as iree.runtime's BufferUsage; they combine with |.
+    """
+
     __str__ = __repr__
 
     def __repr__(self, /):
@@ -357,31 +474,62 @@ class BufferUsage(enum.IntFlag):
 
     DEFAULT = 3075
 
-def query_available_drivers() -> list[str]: ...
+def query_available_drivers() -> list[str]:
+    """
+    The names of the HAL drivers Ember provides (the CPU drivers local-sync and local-task).
+    """
 
-def get_driver(device_uri: str) -> HalDriver: ...
+def get_driver(device_uri: str) -> HalDriver:
+    """
+    The HalDriver named by `device_uri`: a driver name, or a device URI whose part before ':' is one; ValueError for an unknown driver.
+    """
 
 class HalDriver:
+    """A HAL driver, as get_driver returns it: it creates HalDevices."""
+
     @staticmethod
-    def query() -> list[str]: ...
+    def query() -> list[str]:
+        """The names of the available drivers (as query_available_drivers)."""
 
-    def create_default_device(self, allocators: list | None = None) -> HalDevice: ...
+    def create_default_device(self, allocators: list | None = None) -> HalDevice:
+        """
+        Creates the driver's default device, with the GIL released. `allocators` takes iree.runtime's "caching" and "debug" specs, which change nothing here; another name raises ValueError.
+        """
 
     @overload
-    def create_device(self, device_id: int, params: dict | None = None, allocators: list | None = None) -> HalDevice: ...
+    def create_device(self, device_id: int, params: dict | None = None, allocators: list | None = None) -> HalDevice:
+        """
+        Creates the device with `device_id` (local drivers have one, id 0; ValueError for another); `params` (str to str) become the device URI's parameters, e.g. {"worker_count": "4"} for local-task.
+        """
 
     @overload
-    def create_device(self, device_info: dict, params: dict | None = None, allocators: list | None = None) -> HalDevice: ...
+    def create_device(self, device_info: dict, params: dict | None = None, allocators: list | None = None) -> HalDevice:
+        """
+        Creates the device a dict from query_available_devices describes (its "device_id"; KeyError without one).
+        """
 
-    def create_device_by_uri(self, device_uri: str, allocators: list | None = None) -> HalDevice: ...
+    def create_device_by_uri(self, device_uri: str, allocators: list | None = None) -> HalDevice:
+        """
+        Creates a device from a URI such as "local-task?worker_count=4", with the GIL released; this driver makes it whatever driver the URI names. Local drivers have no device paths (ValueError).
+        """
 
-    def query_available_devices(self) -> list: ...
+    def query_available_devices(self) -> list:
+        """
+        The devices this driver can create, as dicts with "device_id", "path" and "name" (local drivers have one, id 0).
+        """
 
-    def dump_device_info(self, device_id: int) -> str: ...
+    def dump_device_info(self, device_id: int) -> str:
+        """
+        A description of a device as text; empty for the local drivers, as in IREE.
+        """
 
     def __repr__(self) -> str: ...
 
 class HalDevice:
+    """
+    A device that runs programs and queue operations, made by a HalDriver; create_hal_module gives it to programs.
+    """
+
     def create_dlpack_capsule(self, buffer_view: HalBufferView, device_type_code: int, device_id: int) -> object: ...
 
     def from_dlpack_capsule(self, capsule: object) -> HalBufferView: ...
@@ -393,7 +541,10 @@ class HalDevice:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -405,15 +556,22 @@ class HalDevice:
     def __eq__(self, arg: object, /) -> bool: ...
 
     @property
-    def allocator(self) -> HalAllocator: ...
+    def allocator(self) -> HalAllocator:
+        """The device's HalAllocator."""
 
-    def create_semaphore(self, initial_value: int) -> HalSemaphore: ...
+    def create_semaphore(self, initial_value: int) -> HalSemaphore:
+        """A new timeline HalSemaphore whose value starts at `initial_value`."""
 
-    def begin_profiling(self, mode: str | None = None, file_path: str | None = None) -> None: ...
+    def begin_profiling(self, mode: str | None = None, file_path: str | None = None) -> None:
+        """
+        Accepted as iree.runtime accepts it; Ember's CPU devices record no profile (as IREE's local devices). `mode` must be None, "queue", "dispatch" or "executable" (ValueError otherwise); `file_path` is unused.
+        """
 
-    def flush_profiling(self) -> None: ...
+    def flush_profiling(self) -> None:
+        """Does nothing: CPU devices record no profile (see begin_profiling)."""
 
-    def end_profiling(self) -> None: ...
+    def end_profiling(self) -> None:
+        """Does nothing: CPU devices record no profile (see begin_profiling)."""
 
     def queue_alloca(self, allocation_size: int, wait_semaphores: object, signal_semaphores: object) -> HalBuffer:
         """
@@ -438,15 +596,33 @@ class HalDevice:
     def __repr__(self) -> str: ...
 
 class HalSemaphore:
-    def query(self) -> int: ...
+    """
+    A timeline semaphore: a 64-bit value that only increases, until it fails. Queue operations and programs wait for and signal its values.
+    """
 
-    def signal(self, new_value: int) -> None: ...
+    def query(self) -> int:
+        """The current value; raises the failure of a failed semaphore."""
 
-    def wait(self, payload: int, timeout: int | None = None, deadline: int | None = None) -> bool: ...
+    def signal(self, new_value: int) -> None:
+        """
+        Raises the value to `new_value` and wakes the waiters it satisfies; IndexError unless `new_value` is above the current value.
+        """
 
-    def fail(self, message: str) -> None: ...
+    def wait(self, payload: int, timeout: int | None = None, deadline: int | None = None) -> bool:
+        """
+        Blocks, with the GIL released, until the value reaches `payload`: True then, False when `timeout` (relative nanoseconds) or `deadline` (absolute nanoseconds of the monotonic clock) passes first, forever with neither. Raises the failure of a failed semaphore.
+        """
+
+    def fail(self, message: str) -> None:
+        """
+        Fails the semaphore with `message` (ABORTED): waits on it raise from then on. A second failure keeps the first.
+        """
 
 class HalFence:
+    """
+    A set of timepoints (semaphore, value), reached when every semaphore reaches its value: the wait and signal lists of queue operations and asynchronous calls. HalFence(capacity) makes an empty one (the capacity is not needed).
+    """
+
     def __init__(self, capacity: int) -> None: ...
 
     @staticmethod
@@ -456,7 +632,10 @@ class HalFence:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -468,48 +647,94 @@ class HalFence:
     def __eq__(self, arg: object, /) -> bool: ...
 
     @staticmethod
-    def create_at(sem: HalSemaphore, value: int) -> HalFence: ...
+    def create_at(sem: HalSemaphore, value: int) -> HalFence:
+        """A new fence with the one timepoint (`sem`, `value`)."""
 
     @staticmethod
-    def join(fences: Sequence[HalFence]) -> HalFence: ...
+    def join(fences: Sequence[HalFence]) -> HalFence:
+        """
+        A new fence with the timepoints of all `fences` (the higher value where two share a semaphore).
+        """
 
-    def insert(self, sem: HalSemaphore, value: int) -> None: ...
+    def insert(self, sem: HalSemaphore, value: int) -> None:
+        """
+        Adds the timepoint (`sem`, `value`); where the fence already has `sem`, the higher value is kept.
+        """
 
-    def extend(self, from_fence: HalFence) -> None: ...
+    def extend(self, from_fence: HalFence) -> None:
+        """Adds every timepoint of `from_fence` (as insert)."""
 
     @property
-    def timepoint_count(self) -> int: ...
+    def timepoint_count(self) -> int:
+        """The number of timepoints (one per semaphore)."""
 
-    def wait(self, timeout: int | None = None, deadline: int | None = None) -> bool: ...
+    def wait(self, timeout: int | None = None, deadline: int | None = None) -> bool:
+        """
+        Blocks, with the GIL released, until every timepoint is reached: True then, False when `timeout` (relative nanoseconds) or `deadline` (absolute nanoseconds of the monotonic clock) passes first, forever with neither. Raises the failure of a failed semaphore.
+        """
 
-    def signal(self) -> None: ...
+    def signal(self) -> None:
+        """
+        Raises each semaphore to its timepoint's value (those already there are left); raises the failure of a failed semaphore.
+        """
 
-    def fail(self, message: str) -> None: ...
+    def fail(self, message: str) -> None:
+        """Fails every semaphore of the fence with `message` (ABORTED)."""
 
 class HalAllocator:
-    def allocate_buffer(self, memory_type: object, allowed_usage: object, allocation_size: int) -> HalBuffer: ...
+    """
+    The allocator of a HalDevice (HalDevice.allocator): it makes the device's buffers and keeps statistics. Memory types and usages are MemoryType and BufferUsage flags or ints.
+    """
 
-    def allocate_buffer_copy(self, memory_type: object, allowed_usage: object, device: object, buffer: object, element_type: object | None = None) -> object: ...
+    def allocate_buffer(self, memory_type: object, allowed_usage: object, allocation_size: int) -> HalBuffer:
+        """
+        Allocates a HalBuffer of `allocation_size` bytes (not initialised with specific data).
+        """
 
-    def query_buffer_compatibility(self, memory_type: object, allowed_usage: object, intended_usage: object, allocation_size: int) -> int: ...
+    def allocate_buffer_copy(self, memory_type: object, allowed_usage: object, device: object, buffer: object, element_type: object | None = None) -> object:
+        """
+        Allocates a HalBuffer holding a copy of `buffer` (a C-contiguous object with the buffer protocol, e.g. a numpy array), copied with the GIL released; with `element_type`, returns a HalBufferView of the buffer's shape instead. `device` is unused.
+        """
 
-    def allocate_host_staging_buffer_copy(self, device: object, initial_contents: object) -> HalBuffer: ...
+    def query_buffer_compatibility(self, memory_type: object, allowed_usage: object, intended_usage: object, allocation_size: int) -> int:
+        """
+        BufferCompatibility flags, as an int, for buffers of these parameters; ValueError for a negative size.
+        """
+
+    def allocate_host_staging_buffer_copy(self, device: object, initial_contents: object) -> HalBuffer:
+        """
+        A host-visible HalBuffer for transfers and mapping holding a copy of `initial_contents` (a C-contiguous object with the buffer protocol), copied with the GIL released. `device` is unused.
+        """
 
     def trim(self) -> None:
         """Frees the memory the allocator keeps for reuse."""
 
-    def import_host_allocation(self, buffer: object, memory_type: object, allowed_usage: object) -> HalBuffer: ...
+    def import_host_allocation(self, buffer: object, memory_type: object, allowed_usage: object) -> HalBuffer:
+        """
+        Wraps the memory of a writable C-contiguous Python buffer as a HalBuffer without a copy; the object stays held until the HalBuffer is freed.
+        """
 
     @property
-    def has_statistics(self) -> bool: ...
+    def has_statistics(self) -> bool:
+        """Always True: Ember's allocators keep statistics."""
 
     @property
-    def statistics(self) -> dict: ...
+    def statistics(self) -> dict:
+        """
+        Allocation statistics as a dict of ints: iree.runtime's host_/device_bytes_peak, _allocated and _freed (bytes over the allocator's life), then Ember's bytes_allocated (live bytes), bytes_peak, allocation_count (allocations ever made) and bytes_imported (live imported bytes).
+        """
 
     @property
-    def formatted_statistics(self) -> str: ...
+    def formatted_statistics(self) -> str:
+        """
+        The per-heap statistics as text, one line per heap (peak, allocated, freed and live bytes), laid out as IREE formats them.
+        """
 
 class HalBuffer:
+    """
+    A range of device memory, as HalAllocator and queue_alloca make it and programs return it.
+    """
+
     @staticmethod
     def __iree_vm_type__() -> int: ...
 
@@ -517,7 +742,10 @@ class HalBuffer:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -528,21 +756,35 @@ class HalBuffer:
     @overload
     def __eq__(self, arg: object, /) -> bool: ...
 
-    def byte_length(self) -> int: ...
+    def byte_length(self) -> int:
+        """The buffer's size in bytes."""
 
     def __repr__(self) -> str: ...
 
-    def memory_type(self) -> int: ...
+    def memory_type(self) -> int:
+        """The buffer's MemoryType flags, as an int."""
 
-    def allowed_usage(self) -> int: ...
+    def allowed_usage(self) -> int:
+        """The buffer's BufferUsage flags, as an int."""
 
-    def fill_zero(self, byte_offset: int, byte_length: int) -> None: ...
+    def fill_zero(self, byte_offset: int, byte_length: int) -> None:
+        """
+        Zeroes `byte_length` bytes from `byte_offset`, with the GIL released; IndexError for a range outside the buffer.
+        """
 
-    def map(self) -> MappedMemory: ...
+    def map(self) -> MappedMemory:
+        """Maps the whole buffer for reading and writing, as MappedMemory."""
 
-    def create_view(self, shape: Sequence[int], element_size: HalElementType) -> HalBufferView: ...
+    def create_view(self, shape: Sequence[int], element_size: HalElementType) -> HalBufferView:
+        """
+        A HalBufferView of the buffer with `shape` and the element type `element_size` (a HalElementType; the name is iree.runtime's).
+        """
 
 class HalBufferView:
+    """
+    A HalBuffer seen as a dense row-major tensor of a shape and an element type, as programs take and return tensors. HalBufferView(buffer, shape, element_type) raises IndexError for a shape that needs more bytes than the buffer has.
+    """
+
     def __init__(self, buffer: HalBuffer, shape: object, element_type: object) -> None: ...
 
     @staticmethod
@@ -552,7 +794,10 @@ class HalBufferView:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -568,21 +813,36 @@ class HalBufferView:
     def __dlpack_device__(self) -> tuple[int, int]: ...
 
     @property
-    def byte_length(self) -> int: ...
+    def byte_length(self) -> int:
+        """
+        The view's size in bytes: the element count times each element's dense byte count.
+        """
 
     @property
-    def shape(self) -> list[int]: ...
+    def shape(self) -> list[int]:
+        """The view's dimensions, as a list of ints."""
 
     @property
-    def element_type(self) -> object: ...
+    def element_type(self) -> object:
+        """
+        The element type: a HalElementType, or an int for a type the enum does not name.
+        """
 
-    def get_buffer(self) -> HalBuffer: ...
+    def get_buffer(self) -> HalBuffer:
+        """The HalBuffer the view is over (the same memory)."""
 
-    def map(self) -> MappedMemory: ...
+    def map(self) -> MappedMemory:
+        """
+        Maps the whole underlying buffer for reading and writing, as MappedMemory (asarray gives a numpy view).
+        """
 
     def __repr__(self) -> str: ...
 
 class HalCommandBuffer:
+    """
+    A one-shot recording of transfer commands (copy, fill) that HalDevice.queue_execute runs. HalCommandBuffer(device, binding_capacity=0, begin=True) starts recording unless begin=False; any device may execute it. Recording holds the GIL.
+    """
+
     def __init__(self, device: HalDevice, binding_capacity: int = 0, begin: bool = True) -> None: ...
 
     @staticmethod
@@ -592,7 +852,10 @@ class HalCommandBuffer:
     def __iree_vm_ref__(self) -> VmRef: ...
 
     @property
-    def ref(self) -> VmRef: ...
+    def ref(self) -> VmRef:
+        """
+        A new VmRef retaining this object (what VmVariantList.push_ref stores).
+        """
 
     @staticmethod
     def __iree_vm_cast__(arg: VmRef, /) -> object: ...
@@ -603,9 +866,15 @@ class HalCommandBuffer:
     @overload
     def __eq__(self, arg: object, /) -> bool: ...
 
-    def begin(self) -> None: ...
+    def begin(self) -> None:
+        """
+        Starts recording a command buffer made with begin=False; RuntimeError when it is recording or was recorded already.
+        """
 
-    def end(self) -> None: ...
+    def end(self) -> None:
+        """
+        Ends recording, so that queue_execute can run the command buffer; RuntimeError when it is not recording.
+        """
 
     def copy(self, source_buffer: HalBuffer, target_buffer: HalBuffer, source_offset: int = 0, target_offset: int = 0, length: int | None = None, end: bool = False) -> None:
         """
@@ -618,16 +887,30 @@ class HalCommandBuffer:
         """
 
 class MappedMemory:
-    def asarray(self, shape: Sequence[int], numpy_dtype: object) -> object: ...
+    """
+    The host-visible bytes of a mapped HalBuffer (HalBuffer.map, HalBufferView.map), writable through the buffer protocol; it keeps the buffer alive.
+    """
+
+    def asarray(self, shape: Sequence[int], numpy_dtype: object) -> object:
+        """
+        A numpy array of `shape` and `numpy_dtype` over the mapped bytes, without a copy; it keeps the mapping and the buffer alive.
+        """
 
 class HalModuleDebugSink:
+    """
+    Receives the buffer views programs trace, for create_hal_module(debug_sink=...): calls buffer_view_trace_callback(key, buffer_views) on the calling thread, with the GIL, during the program's call; an exception it raises fails the call.
+    """
+
     def __init__(self, buffer_view_trace_callback: Callable) -> None:
         """
         Receives the buffer views that programs trace (`flow.tensor.trace`) through a hal module made with this sink.
         """
 
     @property
-    def buffer_view_trace_callback(self) -> object: ...
+    def buffer_view_trace_callback(self) -> object:
+        """
+        The callable the sink calls, or None once Python's cycle collector has cleared it.
+        """
 
 def create_hal_module(instance: VmInstance, device: HalDevice | None = None, devices: Sequence[HalDevice] | None = None, debug_sink: HalModuleDebugSink | None = None) -> VmModule:
     """

@@ -8,10 +8,10 @@ properties, static and class methods are walked (dunder methods are
 documented by their class). Constants cannot carry a docstring of their
 own and are left to the module docstring.
 
-The Python modules in ``CHECKED_MODULES`` are asserted. The rest of the
-surface (the extension, whose docstrings live in python/bindings/*.cc, and
-the Python modules not listed yet) is reported by tests marked xfail; run
-this file as a script to print that list:
+The Python modules in ``CHECKED_MODULES`` and the extension (whose
+docstrings live in python/bindings/*.cc) are asserted; the Python modules
+not listed yet are reported by a test marked xfail. Run this file as a
+script to print every name that lacks a docstring:
 
     PYTHONPATH=python python3 tests/python/test_docstrings.py
 """
@@ -35,6 +35,13 @@ CHECKED_MODULES = (
     "ember.shim",
 )
 EXTENSION = "ember._ember"
+# Names of the extension left out of the assertion. The DLPack bindings of
+# hal_bindings.cc get their docstrings with the rest of that section's
+# work, on its own branch; once they have them these entries can go.
+EXTENSION_EXEMPT = frozenset({
+    "ember._ember.HalDevice.create_dlpack_capsule",
+    "ember._ember.HalDevice.from_dlpack_capsule",
+})
 
 
 def _public_names(namespace) -> list[str]:
@@ -167,10 +174,9 @@ def test_other_python_modules_have_docstrings():
         + "\n  ".join(undocumented))
 
 
-@pytest.mark.xfail(strict=False, reason="the extension's docstrings "
-                   "(python/bindings/*.cc) are not all written yet")
 def test_extension_has_docstrings():
-    undocumented = missing(_native)
+    undocumented = [name for name in missing(_native)
+                    if name not in EXTENSION_EXEMPT]
     assert not undocumented, (
         "names of ember._ember without a docstring:\n  "
         + "\n  ".join(undocumented))
@@ -184,6 +190,12 @@ def test_doc_reads_nanobind_overloads():
         if hasattr(obj, "__nb_signature__") and not _doc(obj):
             assert obj.__doc__ and name in obj.__doc__
             break
+    # With every function documented the loop above may find nothing, so
+    # check a documented one too: its docstring, without the signature.
+    documented = extension.get_driver
+    assert documented.__doc__.startswith("get_driver(")
+    assert _doc(documented) and not _doc(documented).startswith("get_driver(")
+    assert _doc(documented) in documented.__doc__
     assert _doc(inspect) and not _doc(type("Bare", (), {}))
 
 
