@@ -345,7 +345,7 @@ def test_numpy_arrays_become_device_arrays(ember_rt, sample_vmfb):
     readonly.flags.writeable = False
     grid = np.arange(24, dtype=np.int16).reshape(4, 6)
     for value in (unaligned, grid.T, grid[::-1, ::-2], grid[1:3, 2],
-                  readonly, np.array(2.5)):
+                  readonly, _aligned(np.array([0.0, 2.5]))[1:].reshape(())):
         copied = ember_rt.from_dlpack(value, device)
         np.testing.assert_array_equal(copied.to_host(), value)
         assert copied.dtype == np.asarray(value).dtype
