@@ -791,8 +791,27 @@ h::ElementType ElementTypeOfDLPack(const dlpack::DataType& dtype) {
   if (dtype.bits == 0 || dtype.bits % 8 != 0) {
     throw nb::value_error("dlpack tensor does not have a byte aligned size");
   }
-  return static_cast<h::ElementType>(
-      h::MakeElementTypeValue(numerical, dtype.bits));
+  // Only the widths the HAL has element types for (no f24, no i256).
+  const uint32_t bits = dtype.bits;
+  bool known = false;
+  switch (dtype.code) {
+    case dlpack::kInt:
+    case dlpack::kUInt:
+      known = bits == 8 || bits == 16 || bits == 32 || bits == 64;
+      break;
+    case dlpack::kFloat: known = bits == 16 || bits == 32 || bits == 64; break;
+    case dlpack::kBfloat: known = bits == 16; break;
+    case dlpack::kComplex: known = bits == 64 || bits == 128; break;
+    case dlpack::kBool: known = bits == 8; break;
+    default: break;
+  }
+  if (!known) {
+    throw nb::value_error(("Unsupported dlpack dtype: code " +
+                           std::to_string(dtype.code) + " with " +
+                           std::to_string(bits) + " bits")
+                              .c_str());
+  }
+  return static_cast<h::ElementType>(h::MakeElementTypeValue(numerical, bits));
 }
 
 // How an import may copy: `from_dlpack_capsule` aliases or refuses (only a

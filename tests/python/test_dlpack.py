@@ -451,6 +451,8 @@ def test_strided_hand_made_tensors(ember_rt):
     (dict(dtype=(3, 64, 1)), ValueError, "dtype code"),
     (dict(dtype=(2, 4, 1)), ValueError, "byte aligned"),
     (dict(dtype=(2, 0, 1)), ValueError, "byte aligned"),
+    (dict(dtype=(2, 24, 1)), ValueError, "code 2 with 24 bits"),
+    (dict(dtype=(6, 16, 1)), ValueError, "code 6 with 16 bits"),
     (dict(device=(2, 0)), ValueError, "device type 2"),
     (dict(version=(2, 0)), BufferError, "version 2.0"),
     (dict(shape=(2, 2), strides=(1 << 62, 1)), ValueError, "strides overflow"),
