@@ -48,17 +48,20 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "python/bindings/python_owner.h"
 #include "python/bindings/status_utils.h"
 #include "python/bindings/vm_bindings.h"
 #include "python/bindings/vm_value_bindings.h"
@@ -484,9 +487,25 @@ std::string BufferReprBody(const h::Buffer& buffer) {
 }
 
 // ---- DLPack ----
-// The unversioned DLPack ABI (a "dltensor" capsule holding a DLManagedTensor),
-// which is what iree.runtime 3.11's create/from_dlpack_capsule speak and what
-// numpy produces and accepts. The layouts are DLPack's published C ABI.
+// Both DLPack ABIs: the unversioned one (a "dltensor" capsule holding a
+// DLManagedTensor), which iree.runtime 3.11's create/from_dlpack_capsule
+// speak, and the versioned one of DLPack >= 1.0 (a "dltensor_versioned"
+// capsule holding a DLManagedTensorVersioned, whose flags can say
+// read-only), which numpy >= 2 asks for. The layouts are DLPack's published
+// C ABI. A consumer renames the capsule it takes ("used_" + its name) and
+// from then on owns the managed tensor, which it gives back by calling the
+// tensor's deleter once.
+//
+// Export: the managed tensor holds a reference on the buffer, so the memory
+// lives until the consumer calls the deleter -- or, for a capsule nobody
+// consumed, until the capsule dies -- whatever happens to the view.
+//
+// Import: every field is the producer's and is checked before the capsule
+// is consumed, so a refused capsule is left for its producer to free. The
+// producer's memory is aliased when it is dense row-major and 64-byte
+// aligned (the alignment compiled kernels assume for bindings) and
+// writable; a read-only tensor is always copied, since the buffers Ember
+// hands out are writable.
 namespace dlpack {
 struct Device {
   int32_t device_type;
@@ -503,7 +522,7 @@ struct Tensor {
   int32_t ndim;
   DataType dtype;
   int64_t* shape;
-  int64_t* strides;
+  int64_t* strides;  // in elements; null means dense row-major
   uint64_t byte_offset;
 };
 struct ManagedTensor {
@@ -511,26 +530,68 @@ struct ManagedTensor {
   void* manager_ctx;
   void (*deleter)(ManagedTensor* self);
 };
+struct Version {
+  uint32_t major;
+  uint32_t minor;
+};
+struct ManagedTensorVersioned {
+  Version version;
+  void* manager_ctx;
+  void (*deleter)(ManagedTensorVersioned* self);
+  uint64_t flags;
+  Tensor dl_tensor;
+};
+static_assert(sizeof(void*) != 8 ||
+                  (sizeof(Tensor) == 48 && sizeof(ManagedTensor) == 64 &&
+                   offsetof(ManagedTensorVersioned, dl_tensor) == 32),
+              "DLPack's C ABI on 64-bit targets");
 constexpr uint8_t kInt = 0, kUInt = 1, kFloat = 2, kBfloat = 4, kComplex = 5,
                   kBool = 6;
 constexpr int32_t kCpu = 1;
+constexpr uint64_t kFlagReadOnly = uint64_t{1} << 0;
+constexpr uint64_t kFlagIsCopied = uint64_t{1} << 1;
+// What Ember produces: DLPack 1.0's dtypes and flags are all it uses. Any
+// 1.x tensor is understood on import (minor versions keep the layout).
+constexpr Version kVersion = {1, 0};
 constexpr const char* kCapsuleName = "dltensor";
 constexpr const char* kUsedCapsuleName = "used_dltensor";
+constexpr const char* kVersionedCapsuleName = "dltensor_versioned";
+constexpr const char* kUsedVersionedCapsuleName = "used_dltensor_versioned";
 }  // namespace dlpack
 
-// What an exported capsule owns: the buffer (kept alive) and the shape.
+// Zero-length tensors still point somewhere (consumers may check for null).
+alignas(64) uint8_t dlpack_empty[64];
+
+struct AlignedFree {
+  void operator()(uint8_t* bytes) const {
+    ::operator delete[](bytes, std::align_val_t{h::kBufferAlignment});
+  }
+};
+using AlignedBytes = std::unique_ptr<uint8_t[], AlignedFree>;
+
+// What an exported capsule owns: the buffer it aliases (or the copy it
+// made), shape and strides, and the managed tensor of one of the two ABIs.
 struct ExportedTensor {
-  dlpack::ManagedTensor managed{};
-  Ref<h::Buffer> buffer;
+  dlpack::ManagedTensor legacy{};
+  dlpack::ManagedTensorVersioned versioned{};
+  Ref<h::Buffer> buffer;  // null when the tensor is a copy
+  AlignedBytes copy;
   std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
 };
 
-void DeleteExported(dlpack::ManagedTensor* managed) {
+// The deleters may run on any thread, with or without the GIL: they only
+// drop a buffer reference (python_owner.h gives back Python memory).
+void DeleteExportedLegacy(dlpack::ManagedTensor* managed) {
+  delete static_cast<ExportedTensor*>(managed->manager_ctx);
+}
+void DeleteExportedVersioned(dlpack::ManagedTensorVersioned* managed) {
   delete static_cast<ExportedTensor*>(managed->manager_ctx);
 }
 
-// A capsule nobody consumed still owns its tensor.
-void DestroyUnconsumedCapsule(PyObject* capsule) {
+// A capsule nobody consumed still owns its tensor; a renamed (consumed)
+// one does not.
+void DestroyLegacyCapsule(PyObject* capsule) {
   if (!PyCapsule_IsValid(capsule, dlpack::kCapsuleName)) return;
   auto* managed = static_cast<dlpack::ManagedTensor*>(
       PyCapsule_GetPointer(capsule, dlpack::kCapsuleName));
@@ -538,13 +599,28 @@ void DestroyUnconsumedCapsule(PyObject* capsule) {
     managed->deleter(managed);
   }
 }
+void DestroyVersionedCapsule(PyObject* capsule) {
+  if (!PyCapsule_IsValid(capsule, dlpack::kVersionedCapsuleName)) return;
+  auto* managed = static_cast<dlpack::ManagedTensorVersioned*>(
+      PyCapsule_GetPointer(capsule, dlpack::kVersionedCapsuleName));
+  if (managed != nullptr && managed->deleter != nullptr) {
+    managed->deleter(managed);
+  }
+}
 
-nb::object CreateDLPackCapsule(const h::BufferView& view, int32_t device_type,
-                               int32_t device_id) {
-  const uint32_t type = static_cast<uint32_t>(view.element_type());
+[[noreturn]] void RefuseDLPack(bool buffer_error, const std::string& message) {
+  if (buffer_error) throw nb::buffer_error(message.c_str());
+  throw nb::value_error(message.c_str());
+}
+
+// The DLPack dtype of an element type; the error is a BufferError for the
+// protocol (the standard's) and a ValueError for create_dlpack_capsule.
+dlpack::DataType DLPackTypeOf(h::ElementType element_type, bool protocol) {
+  const uint32_t type = static_cast<uint32_t>(element_type);
   const auto numerical = static_cast<h::NumericalType>(type >> 24);
   const uint32_t bits = type & 0xFFu;
   uint8_t code = 0;
+  bool known = true;
   switch (numerical) {
     case h::NumericalType::kFloatIeee: code = dlpack::kFloat; break;
     case h::NumericalType::kIntegerUnsigned: code = dlpack::kUInt; break;
@@ -553,34 +629,147 @@ nb::object CreateDLPackCapsule(const h::BufferView& view, int32_t device_type,
     case h::NumericalType::kFloatBrain: code = dlpack::kBfloat; break;
     case h::NumericalType::kFloatComplex: code = dlpack::kComplex; break;
     case h::NumericalType::kBoolean: code = dlpack::kBool; break;
-    default:
-      throw nb::value_error("dlpack unsupported buffer view element type");
+    default: known = false; break;
+  }
+  if (!known) {
+    RefuseDLPack(protocol, "dlpack has no type for buffer view element type " +
+                               h::FormatElementType(element_type));
   }
   if (bits == 0 || bits % 8 != 0) {
-    throw nb::value_error("dlpack needs whole-byte elements");
+    RefuseDLPack(protocol, "dlpack needs whole-byte elements, not " +
+                               h::FormatElementType(element_type));
   }
-  auto exported = std::make_unique<ExportedTensor>();
-  exported->buffer = view.buffer();
-  exported->shape.assign(view.shape().begin(), view.shape().end());
+  return {code, static_cast<uint8_t>(bits), 1};
+}
+
+struct ExportOptions {
+  int32_t device_type = dlpack::kCpu;
+  int32_t device_id = 0;
+  bool versioned = false;
+  // The protocol's `copy`: always (true), never (false), when needed
+  // (unset).
+  std::optional<bool> copy;
+  bool protocol = false;  // __dlpack__ (errors are BufferErrors)
+};
+
+// A capsule over `view`'s memory (or over a copy when asked, or when an
+// unversioned consumer would otherwise get read-only memory as writable).
+nb::object ExportDLPack(const h::BufferView& view,
+                        const ExportOptions& options) {
+  const dlpack::DataType dtype =
+      DLPackTypeOf(view.element_type(), options.protocol);
+  Ref<h::Buffer> buffer = view.buffer();
+  const bool read_only =
+      !h::HasAll(buffer->allowed_access(), h::MemoryAccess::kWrite);
+  const bool needs_copy = read_only && !options.versioned;
+  if (needs_copy && options.copy == false) {
+    throw nb::buffer_error(
+        "a read-only buffer is exported to an unversioned DLPack consumer "
+        "(which has no read-only flag) only as a copy; pass "
+        "max_version=(1, 0) or copy=None");
+  }
+  const bool copy = options.copy.value_or(false) || needs_copy;
+  uint64_t length = 0;
+  if (__builtin_mul_overflow(view.element_count(), uint64_t{dtype.bits} / 8,
+                             &length)) {
+    throw nb::buffer_error("dlpack export: the view's size overflows");
+  }
   std::span<uint8_t> bytes =
-      Unwrap(exported->buffer->DeviceRange(0, exported->buffer->byte_length()),
-             "exporting a buffer view");
-  dlpack::Tensor& tensor = exported->managed.dl_tensor;
-  alignas(64) static uint8_t empty[64];
-  tensor.data = bytes.empty() ? empty : bytes.data();
-  tensor.device = {device_type, device_id};
+      Unwrap(buffer->DeviceRange(0, length), "exporting a buffer view");
+
+  auto exported = std::make_unique<ExportedTensor>();
+  exported->shape.assign(view.shape().begin(), view.shape().end());
+  exported->strides.resize(exported->shape.size());
+  int64_t stride = 1;
+  for (size_t i = exported->shape.size(); i-- > 0;) {
+    exported->strides[i] = stride;
+    stride *= exported->shape[i];
+  }
+  uint8_t* data = dlpack_empty;
+  if (length > 0) {
+    if (copy) {
+      exported->copy.reset(new (std::align_val_t{h::kBufferAlignment})
+                               uint8_t[length]);
+      std::memcpy(exported->copy.get(), bytes.data(), length);
+      data = exported->copy.get();
+    } else {
+      data = bytes.data();
+    }
+  }
+  if (!copy) exported->buffer = std::move(buffer);
+
+  dlpack::Tensor tensor;
+  tensor.data = data;
+  tensor.device = {options.device_type, options.device_id};
   tensor.ndim = static_cast<int32_t>(exported->shape.size());
-  tensor.dtype = {code, static_cast<uint8_t>(bits), 1};
+  tensor.dtype = dtype;
   tensor.shape = exported->shape.data();
-  tensor.strides = nullptr;  // dense row-major
+  tensor.strides = exported->strides.data();
   tensor.byte_offset = 0;
-  exported->managed.manager_ctx = exported.get();
-  exported->managed.deleter = &DeleteExported;
-  PyObject* capsule = PyCapsule_New(&exported->managed, dlpack::kCapsuleName,
-                                    &DestroyUnconsumedCapsule);
+  PyObject* capsule = nullptr;
+  if (options.versioned) {
+    dlpack::ManagedTensorVersioned& managed = exported->versioned;
+    managed.version = dlpack::kVersion;
+    managed.manager_ctx = exported.get();
+    managed.deleter = &DeleteExportedVersioned;
+    managed.flags = copy        ? dlpack::kFlagIsCopied
+                    : read_only ? dlpack::kFlagReadOnly
+                                : 0;
+    managed.dl_tensor = tensor;
+    capsule = PyCapsule_New(&managed, dlpack::kVersionedCapsuleName,
+                            &DestroyVersionedCapsule);
+  } else {
+    dlpack::ManagedTensor& managed = exported->legacy;
+    managed.dl_tensor = tensor;
+    managed.manager_ctx = exported.get();
+    managed.deleter = &DeleteExportedLegacy;
+    capsule =
+        PyCapsule_New(&managed, dlpack::kCapsuleName, &DestroyLegacyCapsule);
+  }
   if (capsule == nullptr) throw nb::python_error();
   exported.release();  // owned by the capsule (or by its consumer)
   return nb::steal(capsule);
+}
+
+// `__dlpack__(stream=None, max_version=None, dl_device=None, copy=None)` of
+// the Python array API standard (2023.12) for a buffer view in CPU memory.
+nb::object ExportDLPackProtocol(const h::BufferView& view, nb::handle stream,
+                                nb::handle max_version, nb::handle dl_device,
+                                nb::handle copy) {
+  if (!stream.is_none()) {
+    throw nb::buffer_error(
+        "CPU memory has no streams: __dlpack__ takes stream=None only");
+  }
+  ExportOptions options;
+  options.protocol = true;
+  if (!max_version.is_none()) {
+    std::pair<int64_t, int64_t> version;
+    if (!nb::try_cast(max_version, version)) {
+      throw nb::type_error("max_version must be a (major, minor) tuple");
+    }
+    // Older consumers cannot read a versioned capsule (the standard).
+    options.versioned = version.first >= 1;
+  }
+  if (!dl_device.is_none()) {
+    std::pair<int64_t, int64_t> device;
+    if (!nb::try_cast(dl_device, device)) {
+      throw nb::type_error(
+          "dl_device must be a (device_type, device_id) tuple");
+    }
+    if (device.first != dlpack::kCpu || device.second != 0) {
+      throw nb::buffer_error(("cannot export to dlpack device (" +
+                              std::to_string(device.first) + ", " +
+                              std::to_string(device.second) +
+                              "): the buffer is CPU memory, device (1, 0)")
+                                 .c_str());
+    }
+  }
+  if (!copy.is_none()) {
+    const int truthy = PyObject_IsTrue(copy.ptr());
+    if (truthy < 0) throw nb::python_error();
+    options.copy = truthy != 0;
+  }
+  return ExportDLPack(view, options);
 }
 
 // The element type of a DLPack dtype, or a ValueError saying why not.
@@ -594,96 +783,272 @@ h::ElementType ElementTypeOfDLPack(const dlpack::DataType& dtype) {
     case dlpack::kBfloat: numerical = h::NumericalType::kFloatBrain; break;
     case dlpack::kComplex: numerical = h::NumericalType::kFloatComplex; break;
     case dlpack::kBool: numerical = h::NumericalType::kBoolean; break;
-    default: throw nb::value_error("Unsupported dlpack dtype code");
+    default:
+      throw nb::value_error(
+          ("Unsupported dlpack dtype code " + std::to_string(dtype.code))
+              .c_str());
   }
   if (dtype.bits == 0 || dtype.bits % 8 != 0) {
     throw nb::value_error("dlpack tensor does not have a byte aligned size");
   }
-  return static_cast<h::ElementType>(
-      h::MakeElementTypeValue(numerical, dtype.bits));
+  // Only the widths the HAL has element types for (no f24, no i256).
+  const uint32_t bits = dtype.bits;
+  bool known = false;
+  switch (dtype.code) {
+    case dlpack::kInt:
+    case dlpack::kUInt:
+      known = bits == 8 || bits == 16 || bits == 32 || bits == 64;
+      break;
+    case dlpack::kFloat: known = bits == 16 || bits == 32 || bits == 64; break;
+    case dlpack::kBfloat: known = bits == 16; break;
+    case dlpack::kComplex: known = bits == 64 || bits == 128; break;
+    case dlpack::kBool: known = bits == 8; break;
+    default: break;
+  }
+  if (!known) {
+    throw nb::value_error(("Unsupported dlpack dtype: code " +
+                           std::to_string(dtype.code) + " with " +
+                           std::to_string(bits) + " bits")
+                              .c_str());
+  }
+  return static_cast<h::ElementType>(h::MakeElementTypeValue(numerical, bits));
 }
 
-// Imports a "dltensor" capsule's memory without a copy. Everything is checked
-// before the capsule is consumed, so a refused capsule stays usable.
-HalBufferView FromDLPackCapsule(const Ref<h::Device>& device,
-                                nb::handle capsule) {
-  if (!PyCapsule_IsValid(capsule.ptr(), dlpack::kCapsuleName)) {
-    throw nb::value_error(
-        "expected an unconsumed DLPack capsule (named 'dltensor')");
+// How an import may copy: `from_dlpack_capsule` aliases or refuses (only a
+// read-only tensor is copied); the protocol's `copy` is the rest.
+enum class ImportCopy { kStrict, kIfNeeded, kAlways, kNever };
+
+// Gives a consumed tensor back to its producer (ReleasePythonOwned's
+// signature: the producer's deleter may take the GIL).
+void ReleaseLegacy(void* owner) {
+  auto* managed = static_cast<dlpack::ManagedTensor*>(owner);
+  if (managed->deleter != nullptr) managed->deleter(managed);
+}
+void ReleaseVersioned(void* owner) {
+  auto* managed = static_cast<dlpack::ManagedTensorVersioned*>(owner);
+  if (managed->deleter != nullptr) managed->deleter(managed);
+}
+
+// Copies a strided tensor into dense row-major order; `byte_strides` (0 for
+// dimensions of 1) were checked to keep every element inside the address
+// range the caller validated, and `shape` has no zero.
+void GatherStrided(uint8_t* target, uintptr_t source,
+                   const std::vector<int64_t>& shape,
+                   const std::vector<int64_t>& byte_strides, size_t itemsize) {
+  const size_t rank = shape.size();
+  if (rank == 0) {
+    std::memcpy(target, reinterpret_cast<const void*>(source), itemsize);
+    return;
   }
-  auto* managed = static_cast<dlpack::ManagedTensor*>(
-      PyCapsule_GetPointer(capsule.ptr(), dlpack::kCapsuleName));
+  std::vector<int64_t> index(rank, 0);
+  const int64_t inner = shape[rank - 1];
+  const auto inner_stride = static_cast<uintptr_t>(byte_strides[rank - 1]);
+  uintptr_t row = source;  // the element whose last index is 0
+  for (;;) {
+    uintptr_t element = row;
+    for (int64_t i = 0; i < inner; ++i) {
+      std::memcpy(target, reinterpret_cast<const void*>(element), itemsize);
+      target += itemsize;
+      element += inner_stride;  // unsigned wrap-around is the signed step
+    }
+    size_t dim = rank - 1;
+    for (;;) {
+      if (dim == 0) return;
+      --dim;
+      if (++index[dim] < shape[dim]) {
+        row += static_cast<uintptr_t>(byte_strides[dim]);
+        break;
+      }
+      row -= static_cast<uintptr_t>(byte_strides[dim] * (shape[dim] - 1));
+      index[dim] = 0;
+    }
+  }
+}
+
+// Imports a "dltensor" or "dltensor_versioned" capsule: aliased when its
+// memory can be bound as it is, else copied as `mode` allows.
+HalBufferView ImportDLPack(const Ref<h::Device>& device, nb::handle capsule,
+                           ImportCopy mode) {
+  PyObject* object = capsule.ptr();
+  const bool versioned =
+      PyCapsule_IsValid(object, dlpack::kVersionedCapsuleName) != 0;
+  if (!versioned && !PyCapsule_IsValid(object, dlpack::kCapsuleName)) {
+    const bool used =
+        PyCapsule_IsValid(object, dlpack::kUsedCapsuleName) ||
+        PyCapsule_IsValid(object, dlpack::kUsedVersionedCapsuleName);
+    throw nb::value_error(
+        used ? "expected an unconsumed DLPack capsule; this one was already "
+               "consumed"
+             : "expected an unconsumed DLPack capsule (named 'dltensor' or "
+               "'dltensor_versioned')");
+  }
+  void* managed = PyCapsule_GetPointer(
+      object, versioned ? dlpack::kVersionedCapsuleName : dlpack::kCapsuleName);
   if (managed == nullptr) throw nb::python_error();
-  const dlpack::Tensor& tensor = managed->dl_tensor;
-  if (tensor.device.device_type != dlpack::kCpu) {
+  const dlpack::Tensor* tensor = nullptr;
+  uint64_t flags = 0;
+  if (versioned) {
+    auto* holder = static_cast<dlpack::ManagedTensorVersioned*>(managed);
+    // Past `flags` the layout of another major version is unknown.
+    if (holder->version.major != dlpack::kVersion.major) {
+      throw nb::buffer_error(("dlpack tensor of version " +
+                              std::to_string(holder->version.major) + "." +
+                              std::to_string(holder->version.minor) +
+                              "; only major version 1 can be imported")
+                                 .c_str());
+    }
+    tensor = &holder->dl_tensor;
+    flags = holder->flags;
+  } else {
+    tensor = &static_cast<dlpack::ManagedTensor*>(managed)->dl_tensor;
+  }
+
+  if (tensor->device.device_type != dlpack::kCpu) {
     throw nb::value_error(("dlpack tensor is on device type " +
-                           std::to_string(tensor.device.device_type) +
+                           std::to_string(tensor->device.device_type) +
                            "; only CPU memory (type 1) can be imported")
                               .c_str());
   }
-  const h::ElementType element_type = ElementTypeOfDLPack(tensor.dtype);
-  if (tensor.ndim < 0 || tensor.ndim > 64) {
-    throw nb::value_error("dlpack tensor rank out of range");
+  const h::ElementType element_type = ElementTypeOfDLPack(tensor->dtype);
+  const size_t itemsize = tensor->dtype.bits / 8;
+  const int32_t ndim = tensor->ndim;
+  if (ndim < 0 || static_cast<size_t>(ndim) > h::kMaxRank) {
+    throw nb::value_error(("dlpack tensor rank " + std::to_string(ndim) +
+                           " is out of range [0, " +
+                           std::to_string(h::kMaxRank) + "]")
+                              .c_str());
   }
-  if (tensor.ndim > 0 && tensor.shape == nullptr) {
+  if (ndim > 0 && tensor->shape == nullptr) {
     throw nb::value_error("dlpack tensor has no shape");
   }
-  std::vector<int64_t> shape(tensor.shape, tensor.shape + tensor.ndim);
+  std::vector<int64_t> shape(tensor->shape, tensor->shape + ndim);
   uint64_t count = 1;
   for (int64_t dim : shape) {
-    if (dim < 0)
+    if (dim < 0) {
       throw nb::value_error("dlpack tensor has a negative dimension");
+    }
     if (__builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count)) {
       throw nb::value_error("dlpack tensor size overflows");
     }
   }
   uint64_t byte_length = 0;
-  if (__builtin_mul_overflow(count, uint64_t{tensor.dtype.bits} / 8,
-                             &byte_length)) {
+  if (__builtin_mul_overflow(count, uint64_t{itemsize}, &byte_length) ||
+      byte_length > h::Allocator::kMaxAllocationSize) {
     throw nb::value_error("dlpack tensor size overflows");
   }
-  if (tensor.strides != nullptr) {
-    // Dense row-major only; the stride of a dimension of 0 or 1 is free.
-    int64_t expected = 1;
-    for (int32_t i = tensor.ndim - 1; i >= 0; --i) {
-      if (shape[i] == 0 || shape[i] == 1) continue;
-      if (tensor.strides[i] != expected) {
-        throw nb::value_error("Unsupported strided tensor");
-      }
+
+  // The bytes the elements span, relative to the first element: [low,
+  // high). Strides of dimensions of 1 are never used (and may be anything).
+  bool compact = true;
+  std::vector<int64_t> byte_strides(shape.size(), 0);
+  int64_t low = 0;
+  auto high = static_cast<int64_t>(byte_length);
+  if (count > 0 && ndim > 0 && tensor->strides != nullptr) {
+    high = static_cast<int64_t>(itemsize);
+    int64_t expected = 1;  // at most count, which is bounded above
+    for (int32_t i = ndim - 1; i >= 0; --i) {
+      if (shape[i] == 1) continue;
+      const int64_t stride = tensor->strides[i];
+      if (stride != expected) compact = false;
       expected *= shape[i];
+      int64_t step = 0;
+      int64_t extent = 0;
+      if (__builtin_mul_overflow(stride, static_cast<int64_t>(itemsize),
+                                 &step) ||
+          __builtin_mul_overflow(step, shape[i] - 1, &extent) ||
+          __builtin_add_overflow(extent < 0 ? low : high, extent,
+                                 extent < 0 ? &low : &high)) {
+        throw nb::value_error("dlpack tensor strides overflow");
+      }
+      byte_strides[i] = step;
     }
   }
-  uint8_t* data = static_cast<uint8_t*>(tensor.data);
-  if (byte_length != 0 && data == nullptr) {
-    throw nb::value_error("dlpack tensor has no data");
-  }
-  if (data != nullptr) data += tensor.byte_offset;
-  if (reinterpret_cast<uintptr_t>(data) % 64 != 0) {
-    throw nb::value_error(
-        "dlpack tensor data is not 64-byte aligned (kernels need it); copy "
-        "it into an allocated buffer instead");
-  }
-  // Consume: from here the managed tensor is ours to delete.
-  if (PyCapsule_SetName(capsule.ptr(), dlpack::kUsedCapsuleName) != 0) {
-    throw nb::python_error();
-  }
-  auto release = [managed] {
-    // The producer's deleter may touch Python objects (numpy's does).
-    if (managed->deleter != nullptr && Py_IsInitialized()) {
-      nb::gil_scoped_acquire acquire;
-      managed->deleter(managed);
+  uintptr_t start = reinterpret_cast<uintptr_t>(tensor->data);
+  if (count > 0) {
+    if (tensor->data == nullptr) {
+      throw nb::value_error(("dlpack tensor has no data (a null pointer) for " +
+                             std::to_string(count) + " elements")
+                                .c_str());
     }
-  };
+    uintptr_t end = 0;
+    if (__builtin_add_overflow(start, tensor->byte_offset, &start) ||
+        (low < 0 && start < static_cast<uintptr_t>(-low)) ||
+        __builtin_add_overflow(start, static_cast<uintptr_t>(high), &end)) {
+      throw nb::value_error(
+          "dlpack tensor data, byte_offset and strides leave the address "
+          "space");
+    }
+  }
+  const bool aligned = count == 0 || start % h::kBufferAlignment == 0;
+  const bool read_only = (flags & dlpack::kFlagReadOnly) != 0;
+
+  bool copy = false;
+  switch (mode) {
+    case ImportCopy::kStrict:
+      if (!compact) {
+        throw nb::value_error(
+            "Unsupported strided tensor: from_dlpack_capsule imports dense "
+            "row-major tensors only (ember.runtime.from_dlpack copies them)");
+      }
+      if (!aligned) {
+        throw nb::value_error(
+            "dlpack tensor data is not 64-byte aligned (kernels need it); "
+            "copy it into an allocated buffer instead (ember.runtime."
+            "from_dlpack does)");
+      }
+      copy = read_only;
+      break;
+    case ImportCopy::kNever:
+      if (!compact || !aligned || read_only) {
+        RefuseDLPack(true, std::string("dlpack tensor is ") +
+                               (!compact   ? "strided"
+                                : !aligned ? "not 64-byte aligned"
+                                           : "read-only") +
+                               ", so it cannot be imported without a copy "
+                               "(copy=False)");
+      }
+      break;
+    case ImportCopy::kAlways: copy = true; break;
+    case ImportCopy::kIfNeeded: copy = !compact || !aligned || read_only; break;
+  }
+  // An empty tensor has nothing to alias: give it back at once.
+  if (count == 0) copy = true;
+
   h::BufferParams params;
   params.type = h::MemoryType::kDeviceLocal;
   params.access = h::MemoryAccess::kRead | h::MemoryAccess::kWrite;
   params.usage = h::BufferUsage::kDefault;
-  alignas(64) static uint8_t empty[64];
-  std::span<uint8_t> bytes(data != nullptr ? data : empty,
-                           static_cast<size_t>(byte_length));
-  Ref<h::Buffer> buffer =
-      Unwrap(device->allocator().Import(params, bytes, std::move(release)),
-             "importing a dlpack tensor");
+  void (*release)(void*) = versioned ? &ReleaseVersioned : &ReleaseLegacy;
+  const char* used_name =
+      versioned ? dlpack::kUsedVersionedCapsuleName : dlpack::kUsedCapsuleName;
+  Ref<h::Buffer> buffer;
+  if (copy) {
+    buffer = Unwrap(device->allocator().Allocate(params, byte_length),
+                    "copying a dlpack tensor");
+    std::span<uint8_t> target =
+        Unwrap(buffer->DeviceRange(0, byte_length), "copying a dlpack tensor");
+    // Consume: from here the managed tensor is ours to give back.
+    if (PyCapsule_SetName(object, used_name) != 0) throw nb::python_error();
+    if (count > 0) {
+      nb::gil_scoped_release unlocked;
+      if (compact) {
+        std::memcpy(target.data(), reinterpret_cast<const void*>(start),
+                    byte_length);
+      } else {
+        GatherStrided(target.data(), start, shape, byte_strides, itemsize);
+      }
+    }
+    release(managed);
+  } else {
+    if (PyCapsule_SetName(object, used_name) != 0) throw nb::python_error();
+    std::span<uint8_t> bytes(reinterpret_cast<uint8_t*>(start),
+                             static_cast<size_t>(byte_length));
+    buffer = Unwrap(
+        device->allocator().Import(
+            params, bytes,
+            [release, managed] { ReleasePythonOwned(release, managed); }),
+        "importing a dlpack tensor");
+  }
   return HalBufferView{
       Unwrap(h::BufferView::Create(std::move(buffer), shape, element_type,
                                    h::EncodingType::kDenseRowMajor),
@@ -1079,15 +1444,41 @@ void BindHal(nb::module_& m) {
       "create_dlpack_capsule",
       [](const HalDevice&, const HalBufferView& view, int32_t device_type_code,
          int32_t device_id) {
-        return CreateDLPackCapsule(*view.view, device_type_code, device_id);
+        ExportOptions options;
+        options.device_type = device_type_code;
+        options.device_id = device_id;
+        return ExportDLPack(*view.view, options);
       },
-      "buffer_view"_a, "device_type_code"_a, "device_id"_a);
+      "buffer_view"_a, "device_type_code"_a, "device_id"_a,
+      "An unversioned DLPack capsule ('dltensor') aliasing the view's "
+      "buffer, labelled with the given device type and id (as "
+      "iree.runtime's); the capsule, or its consumer, keeps the buffer "
+      "alive.");
   device.def(
       "from_dlpack_capsule",
       [](const HalDevice& self, nb::handle capsule) {
-        return FromDLPackCapsule(self.device, capsule);
+        return ImportDLPack(self.device, capsule, ImportCopy::kStrict);
       },
-      "capsule"_a);
+      "capsule"_a,
+      "Imports a DLPack capsule ('dltensor' or 'dltensor_versioned') "
+      "without a copy: the view aliases the producer's memory and gives it "
+      "back when the buffer dies. Strided or not 64-byte aligned tensors "
+      "are refused (ValueError); a read-only tensor is copied.");
+  device.def(
+      "_import_dlpack",
+      [](const HalDevice& self, nb::handle capsule, nb::handle copy) {
+        ImportCopy mode = ImportCopy::kIfNeeded;
+        if (!copy.is_none()) {
+          const int truthy = PyObject_IsTrue(copy.ptr());
+          if (truthy < 0) throw nb::python_error();
+          mode = truthy != 0 ? ImportCopy::kAlways : ImportCopy::kNever;
+        }
+        return ImportDLPack(self.device, capsule, mode);
+      },
+      "capsule"_a, "copy"_a = nb::none(),
+      "ember.runtime.from_dlpack's import: aliases the capsule's memory "
+      "when it is dense, 64-byte aligned and writable, else copies it once; "
+      "copy=True always copies, copy=False raises BufferError instead.");
   BindRefProtocol(device, &HalDevice::device);
   device
       .def_prop_ro(
@@ -1509,12 +1900,15 @@ void BindHal(nb::module_& m) {
             HeldPythonBuffer* raw = held.release();
             auto release = [raw] {
               // The last reference may go on any thread, with or without the
-              // GIL; after interpreter shutdown the view is left alone.
-              if (Py_IsInitialized()) {
-                nb::gil_scoped_acquire acquire;
-                PyBuffer_Release(&raw->view);
-              }
-              delete raw;
+              // GIL: taking the GIL there could deadlock, so the release
+              // waits for a thread that holds it (python_owner.h).
+              ReleasePythonOwned(
+                  [](void* owner) {
+                    auto* held = static_cast<HeldPythonBuffer*>(owner);
+                    PyBuffer_Release(&held->view);
+                    delete held;
+                  },
+                  raw);
             };
             return HalBuffer{Unwrap(
                 self.allocator->Import(params, bytes, std::move(release)),
@@ -1661,24 +2055,22 @@ void BindHal(nb::module_& m) {
       "__dlpack__",
       [](const HalBufferView& self, nb::handle stream, nb::handle max_version,
          nb::handle dl_device, nb::handle copy) {
-        if (!copy.is_none() && nb::cast<bool>(copy)) {
-          throw nb::buffer_error("HalBufferView.__dlpack__ does not copy");
-        }
-        if (!dl_device.is_none()) {
-          auto requested = nb::cast<std::pair<int32_t, int32_t>>(dl_device);
-          if (requested.first != dlpack::kCpu) {
-            throw nb::buffer_error("a HalBufferView is CPU memory (type 1)");
-          }
-        }
-        (void)stream;
-        (void)max_version;  // the unversioned capsule is always accepted
-        return CreateDLPackCapsule(*self.view, dlpack::kCpu, 0);
+        return ExportDLPackProtocol(*self.view, stream, max_version, dl_device,
+                                    copy);
       },
       nb::kw_only(), "stream"_a = nb::none(), "max_version"_a = nb::none(),
-      "dl_device"_a = nb::none(), "copy"_a = nb::none());
-  view.def("__dlpack_device__", [](const HalBufferView&) {
-    return std::make_pair(dlpack::kCpu, 0);
-  });
+      "dl_device"_a = nb::none(), "copy"_a = nb::none(),
+      "A DLPack capsule of the view (the Python array API's protocol): a "
+      "versioned one ('dltensor_versioned', with the read-only flag of a "
+      "read-only buffer) when max_version >= (1, 0), else an unversioned "
+      "one. Zero-copy unless copy=True (or an unversioned consumer asks for "
+      "a read-only buffer); the capsule and its consumer keep the buffer "
+      "alive. CPU memory only: stream must be None, dl_device (1, 0); "
+      "BufferError otherwise.");
+  view.def(
+      "__dlpack_device__",
+      [](const HalBufferView&) { return std::make_pair(dlpack::kCpu, 0); },
+      "(1, 0): DLPack's CPU device.");
   view.def(
           "__init__",
           [](HalBufferView* self, const HalBuffer& buffer, nb::handle shape,

@@ -7,9 +7,14 @@
 namespace ember::python {
 namespace {
 
+struct PendingRelease {
+  void (*release)(void* owner);
+  void* owner;
+};
+
 struct PendingReleases {
   std::mutex mutex;
-  std::vector<Py_buffer*> views;
+  std::vector<PendingRelease> releases;
   bool scheduled = false;  // a pending call is queued
   std::atomic<bool> any{false};
 };
@@ -33,18 +38,27 @@ int DrainPendingCall(void*) {
   return 0;
 }
 
+void ReleaseBuffer(void* owner) {
+  auto* view = static_cast<Py_buffer*>(owner);
+  PyBuffer_Release(view);
+  delete view;
+}
+
 }  // namespace
 
 void ReleasePythonBuffer(Py_buffer* view) {
+  ReleasePythonOwned(&ReleaseBuffer, view);
+}
+
+void ReleasePythonOwned(void (*release)(void* owner), void* owner) {
   if (!Py_IsInitialized() || Finalizing()) return;
   if (PyGILState_Check()) {
-    PyBuffer_Release(view);
-    delete view;
+    release(owner);
     return;
   }
   PendingReleases& pending = Pending();
   std::lock_guard<std::mutex> lock(pending.mutex);
-  pending.views.push_back(view);
+  pending.releases.push_back({release, owner});
   pending.any.store(true, std::memory_order_release);
   if (!pending.scheduled) {
     // Fails only when the interpreter's queue is full; the next native call
@@ -56,17 +70,14 @@ void ReleasePythonBuffer(Py_buffer* view) {
 void DrainPythonReleases() {
   PendingReleases& pending = Pending();
   if (!pending.any.load(std::memory_order_acquire)) return;
-  std::vector<Py_buffer*> views;
+  std::vector<PendingRelease> releases;
   {
     std::lock_guard<std::mutex> lock(pending.mutex);
-    views.swap(pending.views);
+    releases.swap(pending.releases);
     pending.scheduled = false;
     pending.any.store(false, std::memory_order_relaxed);
   }
-  for (Py_buffer* view : views) {
-    PyBuffer_Release(view);
-    delete view;
-  }
+  for (const PendingRelease& entry : releases) entry.release(entry.owner);
 }
 
 }  // namespace ember::python

@@ -19,6 +19,11 @@ namespace ember::python {
 // After interpreter shutdown the view is left alone.
 void ReleasePythonBuffer(Py_buffer* view);
 
+// The same for any owner that may need the GIL to be given back (a DLPack
+// producer's deleter, which may take the GIL itself): runs `release(owner)`
+// now if this thread holds the GIL, else from the queue.
+void ReleasePythonOwned(void (*release)(void* owner), void* owner);
+
 // Runs the queued releases. Call with the GIL held.
 void DrainPythonReleases();
 

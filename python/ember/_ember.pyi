@@ -530,9 +530,15 @@ class HalDevice:
     A device that runs programs and queue operations, made by a HalDriver; create_hal_module gives it to programs.
     """
 
-    def create_dlpack_capsule(self, buffer_view: HalBufferView, device_type_code: int, device_id: int) -> object: ...
+    def create_dlpack_capsule(self, buffer_view: HalBufferView, device_type_code: int, device_id: int) -> object:
+        """
+        An unversioned DLPack capsule ('dltensor') aliasing the view's buffer, labelled with the given device type and id (as iree.runtime's); the capsule, or its consumer, keeps the buffer alive.
+        """
 
-    def from_dlpack_capsule(self, capsule: object) -> HalBufferView: ...
+    def from_dlpack_capsule(self, capsule: object) -> HalBufferView:
+        """
+        Imports a DLPack capsule ('dltensor' or 'dltensor_versioned') without a copy: the view aliases the producer's memory and gives it back when the buffer dies. Strided or not 64-byte aligned tensors are refused (ValueError); a read-only tensor is copied.
+        """
 
     @staticmethod
     def __iree_vm_type__() -> int: ...
@@ -808,9 +814,13 @@ class HalBufferView:
     @overload
     def __eq__(self, arg: object, /) -> bool: ...
 
-    def __dlpack__(self, *, stream: object | None = None, max_version: object | None = None, dl_device: object | None = None, copy: object | None = None) -> object: ...
+    def __dlpack__(self, *, stream: object | None = None, max_version: object | None = None, dl_device: object | None = None, copy: object | None = None) -> object:
+        """
+        A DLPack capsule of the view (the Python array API's protocol): a versioned one ('dltensor_versioned', with the read-only flag of a read-only buffer) when max_version >= (1, 0), else an unversioned one. Zero-copy unless copy=True (or an unversioned consumer asks for a read-only buffer); the capsule and its consumer keep the buffer alive. CPU memory only: stream must be None, dl_device (1, 0); BufferError otherwise.
+        """
 
-    def __dlpack_device__(self) -> tuple[int, int]: ...
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(1, 0): DLPack's CPU device."""
 
     @property
     def byte_length(self) -> int:

@@ -27,6 +27,7 @@ from ember._ember import (
 __all__ = [
     "asdevicearray",
     "DeviceArray",
+    "from_dlpack",
 ]
 
 try:  # Extended float types live in ml_dtypes (optional here).
@@ -164,6 +165,39 @@ class _DeviceArrayMethods:
             array = array.astype(override)
         return array
 
+    # -- DLPack ------------------------------------------------------------
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None,
+                   copy=None):
+        """A DLPack capsule of the contents (the Python array API's
+        protocol), for ``numpy.from_dlpack`` and other consumers.
+
+        Zero-copy: the consumer's array aliases the device buffer, which it
+        keeps alive. A consumer passing ``max_version >= (1, 0)`` gets a
+        versioned capsule (``dltensor_versioned``), others the unversioned
+        one. ``copy=True`` exports a copy; ``copy=False`` never copies
+        (BufferError when it would have to). The memory is the CPU's:
+        ``stream`` must be None and ``dl_device`` ``(1, 0)`` if given, else
+        BufferError. An array made with a dtype the buffer does not hold
+        (``override_dtype``) exports its converted host contents, a copy.
+        """
+        override = self._override_dtype
+        if override is not None and np.dtype(override) != self._raw_dtype():
+            if copy is False:
+                raise BufferError(
+                    f"the buffer holds {self._raw_dtype()}, not the array's "
+                    f"{np.dtype(override)}: exporting it needs a copy")
+            host = self.to_host()
+            return host.__dlpack__(stream=stream, max_version=max_version,
+                                   dl_device=dl_device, copy=copy)
+        return self._buffer_view.__dlpack__(
+            stream=stream, max_version=max_version, dl_device=dl_device,
+            copy=copy)
+
+    def __dlpack_device__(self):
+        """``(1, 0)``: DLPack's CPU device, where the buffer's memory is."""
+        return self._buffer_view.__dlpack_device__()
+
     # -- host conveniences -------------------------------------------------
 
     def astype(self, dtype, casting="unsafe", copy=True):
@@ -262,3 +296,46 @@ def asdevicearray(device: HalDevice, a, dtype=None, *,
     return DeviceArray(device, buffer_view,
                        implicit_host_transfer=implicit_host_transfer,
                        override_dtype=host.dtype)
+
+
+# The newest DLPack version this consumer reads (1.x keeps one layout).
+_DLPACK_MAX_VERSION = (1, 0)
+_DLPACK_CPU = 1
+
+
+def from_dlpack(obj, device: HalDevice, *, copy: Optional[bool] = None,
+                implicit_host_transfer: bool = False) -> DeviceArray:
+    """A DeviceArray on ``device`` over the DLPack data of ``obj``.
+
+    ``obj`` is anything with ``__dlpack__`` (numpy arrays, other array
+    libraries' CPU tensors). The array aliases the producer's memory --
+    keeping it alive until the buffer dies -- when the data is dense
+    row-major, 64-byte aligned (the alignment compiled kernels assume) and
+    writable; otherwise it is copied once into a new buffer. ``copy=True``
+    always copies; ``copy=False`` raises BufferError where a copy would be
+    needed. Only CPU memory is accepted (BufferError otherwise).
+    """
+    if not hasattr(obj, "__dlpack__"):
+        raise TypeError(
+            f"from_dlpack needs an object with __dlpack__, not "
+            f"{type(obj).__name__}")
+    if hasattr(obj, "__dlpack_device__"):
+        device_type, device_id = obj.__dlpack_device__()
+        if int(device_type) != _DLPACK_CPU:
+            raise BufferError(
+                f"from_dlpack: the data is on DLPack device ({int(device_type)}"
+                f", {int(device_id)}); only CPU memory (1) can be imported")
+    # The producer is never asked for a copy: one it made could be
+    # unaligned, and the import copies what it must, once.
+    kwargs = {"max_version": _DLPACK_MAX_VERSION}
+    if copy is False:
+        kwargs["copy"] = False
+    try:
+        capsule = obj.__dlpack__(**kwargs)
+    except TypeError:
+        # A producer of the protocol before the 2023.12 standard takes no
+        # max_version or copy (the standard's fallback).
+        capsule = obj.__dlpack__()
+    buffer_view = device._import_dlpack(capsule, copy)  # pylint: disable=protected-access
+    return DeviceArray(device, buffer_view,
+                       implicit_host_transfer=implicit_host_transfer)
