@@ -8,10 +8,10 @@ properties, static and class methods are walked (dunder methods are
 documented by their class). Constants cannot carry a docstring of their
 own and are left to the module docstring.
 
-The Python modules in ``CHECKED_MODULES`` and the extension (whose
-docstrings live in python/bindings/*.cc) are asserted; the Python modules
-not listed yet are reported by a test marked xfail. Run this file as a
-script to print every name that lacks a docstring:
+The Python modules in ``CHECKED_MODULES``, the other modules reached from
+``ember.runtime`` and the extension (whose docstrings live in
+python/bindings/*.cc) are all asserted. Run this file as a script to print
+every name that lacks a docstring:
 
     PYTHONPATH=python python3 tests/python/test_docstrings.py
 """
@@ -161,8 +161,6 @@ def test_python_modules_have_docstrings():
         + "\n  ".join(undocumented))
 
 
-@pytest.mark.xfail(strict=False, reason="function.py and array_interop.py "
-                   "are not in CHECKED_MODULES yet")
 def test_other_python_modules_have_docstrings():
     undocumented = missing(_elsewhere)
     assert not undocumented, (

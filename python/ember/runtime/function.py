@@ -467,6 +467,7 @@ class FunctionInvoker(NativeInvoker):
 
     @property
     def vm_function(self) -> VmFunction:
+        """The VmFunction this invoker calls."""
         return self._vm_function
 
     def __repr__(self):
