@@ -268,3 +268,21 @@ def test_input_outlives_the_call(ember_module):
     del results
     gc.collect()
     np.testing.assert_array_equal(np.asarray(ember_module.abs(x)), np.abs(X))
+
+
+def test_declaration_parsing_is_bounded_and_total():
+    # The declaration comes from the module file: odd or hostile text gives
+    # fewer checks, never an exception or a slow parse.
+    from ember.runtime.function import _declared_arguments
+    huge_dim = "9" * 5000
+    declared = _declared_arguments({
+        "iree.abi.declaration":
+            f"sync func @f(%a: tensor<{huge_dim}x4xf32>, %b: tensor<?x3xi8>,"
+            " %c: i32, %d: tensor<f32>) -> (%r: tensor<4xf32>)"})
+    assert [dims for _, dims in declared] == [None, [-1, 3], None, []]
+    assert _declared_arguments({}) == []
+    assert _declared_arguments({"iree.abi.declaration": 7}) == []
+    assert _declared_arguments(
+        {"iree.abi.declaration": "x" * 100000}) == []
+    nested = "sync func @f(" + "%a: tensor<" * 5000 + ")"
+    assert len(_declared_arguments({"iree.abi.declaration": nested})) <= 5000

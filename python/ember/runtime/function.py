@@ -402,7 +402,9 @@ def _unpack_reflected(inv: Invocation, vm_list: VmVariantList, descs) -> list:
 
 
 _DECLARED_PARAMETER = re.compile(r"%[\w.$-]+: ([^,()]+(?:<[^<>]*>)?)")
-_DECLARED_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)[a-z]\w*>")
+# At most 18 digits a dim, so that it fits an int64 (a longer one, from a
+# hostile module, leaves that argument unchecked rather than failing).
+_DECLARED_TENSOR = re.compile(r"tensor<((?:(?:\d{1,18}|\?)x)*)[a-z]\w*>")
 
 
 def _declared_arguments(reflection: dict) -> list:
