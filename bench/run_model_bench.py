@@ -35,11 +35,9 @@ build/, then PATH.
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import json
 import os
-import platform
 import re
 import shutil
 import statistics
@@ -51,6 +49,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 import models  # noqa: E402
+import report  # noqa: E402
 
 CACHE_DIR = REPO / "build" / "bench" / "models"
 COMPILE_FLAGS = [
@@ -231,27 +230,10 @@ call; the ratio columns are the median of the per-round Ember / IREE ratios
 checked bit-identical (`ember-run-module` against `iree-run-module`, .npy
 outputs) before timing.
 
-- command: `{command.strip()}`
-- date: {datetime.datetime.now():%Y-%m-%d %H:%M}
-- machine: {os.cpu_count()} cores, {platform.platform()}
-- compiler: IREE {version}
-
+{report.run_facts(command, version)}
 {table}
 """
-    target = REPO / "BENCHMARKS.md"
-    old = target.read_text()
-    start = old.find(f"\n{SECTION}")
-    if start < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        end = old.find("\n## ", start + 1)
-        rest = old[end:] if end >= 0 else "\n"
-        # Hand-written notes under the section ("### ..." subsections) stay.
-        notes = old.find("\n### ", start + 1)
-        if notes >= 0 and (end < 0 or notes < end):
-            rest = old[notes:]
-        new = old[:start] + "\n" + text + rest
-    target.write_text(new)
+    target = report.write_section(SECTION, text)
     print(f"wrote {target}")
     return 0
 

@@ -50,12 +50,10 @@ iree-base-runtime==3.11.0). local-task runs with
 from __future__ import annotations
 
 import argparse
-import datetime
 import hashlib
 import inspect
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -63,6 +61,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+import report  # noqa: E402
 CACHE_DIR = REPO / "build" / "bench" / "python"
 COMPILE_FLAGS = [
     "--iree-hal-target-device=local",
@@ -511,26 +511,10 @@ a cell is the median over {args.rounds} rounds of each worker's median of
 {args.repeats} repetitions (per call), the ratio the median of the
 per-round Ember / IREE ratios (below 1: Ember is faster or smaller).
 
-- command: `{command.strip()}`
-- date: {datetime.datetime.now():%Y-%m-%d %H:%M}
-- machine: {os.cpu_count()} cores, {platform.platform()}
-- compiler: IREE {version}
-
+{report.run_facts(command, version)}
 {tables}
 """
-    target = REPO / "BENCHMARKS.md"
-    old = target.read_text()
-    start = old.find(f"\n{SECTION}")
-    if start < 0:
-        new = old.rstrip("\n") + "\n\n" + text
-    else:
-        end = old.find("\n## ", start + 1)
-        rest = old[end:] if end >= 0 else "\n"
-        notes = old.find("\n### ", start + 1)  # hand-written notes stay
-        if notes >= 0 and (end < 0 or notes < end):
-            rest = old[notes:]
-        new = old[:start] + "\n" + text + rest
-    target.write_text(new)
+    target = report.write_section(SECTION, text)
     print(f"wrote {target}")
     return 0
 

@@ -293,39 +293,10 @@ Result<vm::Value> ReadScalar(const vm::List& inputs, size_t index,
 // VmContext.invoke reads them (scalars: see ReadScalar).
 Status ReadArguments(const VmFunction& function, const vm::List& inputs,
                      std::vector<vm::Variant>& arguments) {
-  if (function.linkage != Linkage::kExport &&
-      function.linkage != Linkage::kExportOptional) {
-    return InvalidArgumentError("only exported functions can be benchmarked");
-  }
-  EMBER_ASSIGN_OR_RETURN(
-      vm::CallingConvention cconv,
-      vm::ParseCallingConvention(
-          function.module->export_info(function.ordinal).calling_convention));
-  const vm::CconvSide& types = cconv.arguments;
-  if (types.has_span) {
-    return UnimplementedError(
-        "functions with variadic arguments cannot be benchmarked");
-  }
-  if (inputs.size() != types.size()) {
-    return InvalidArgumentError(StringPrintf(
-        "input list and function mismatch; expected %zu arguments but passed "
-        "%zu",
-        types.size(), inputs.size()));
-  }
-  for (size_t i = 0; i < types.size(); ++i) {
-    if (types[i].type == vm::CconvType::kRef) {
-      EMBER_ASSIGN_OR_RETURN(vm::VmRef ref, inputs.GetRef(i),
-                             "reading argument %zu (a ref)", i);
-      arguments.emplace_back(std::move(ref));
-      continue;
-    }
-    const vm::ValueType type = vm::ValueTypeOfCconv(types[i].type);
-    EMBER_ASSIGN_OR_RETURN(vm::Value value, ReadScalar(inputs, i, type),
-                           "reading argument %zu (%s)", i,
-                           std::string(vm::ValueTypeName(type)).c_str());
-    arguments.emplace_back(value);
-  }
-  return Status::Ok();
+  EMBER_ASSIGN_OR_RETURN(vm::CallingConvention cconv,
+                         ExportCallingConvention(function, "benchmarked"));
+  return MarshalArguments(cconv.arguments, inputs, arguments, "benchmarked",
+                          &ReadScalar);
 }
 
 // ---- the binding -------------------------------------------------------

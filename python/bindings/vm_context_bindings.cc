@@ -129,26 +129,28 @@ void RegisterModules(VmContext& self, std::vector<VmModule*> modules) {
   Register(self, ModulesOf(modules), "Error registering modules");
 }
 
-// The cconv characters of the arguments and results of `function`, which
-// must be an export.
+}  // namespace
+
 Result<vm::CallingConvention> ExportCallingConvention(
-    const VmFunction& function) {
+    const VmFunction& function, const char* verb) {
   if (function.linkage != Linkage::kExport &&
       function.linkage != Linkage::kExportOptional) {
     return InvalidArgumentError(
-        "only exported functions can be invoked (got linkage " +
-        std::to_string(static_cast<int>(function.linkage)) + ")");
+        std::string("only exported functions can be ") + verb +
+        " (got linkage " + std::to_string(static_cast<int>(function.linkage)) +
+        ")");
   }
   return vm::ParseCallingConvention(
       function.module->export_info(function.ordinal).calling_convention);
 }
 
-// Reads the call's arguments out of `inputs` (see the top of the file).
 Status MarshalArguments(const vm::CconvSide& types, const vm::List& inputs,
-                        std::vector<vm::Variant>& arguments) {
+                        std::vector<vm::Variant>& arguments, const char* verb,
+                        ScalarReader read_scalar) {
   if (types.has_span) {
     return UnimplementedError(
-        "functions with variadic arguments cannot be invoked from the host");
+        std::string("functions with variadic arguments cannot be ") + verb +
+        " from the host");
   }
   if (inputs.size() != types.size()) {
     return InvalidArgumentError(StringPrintf(
@@ -165,13 +167,17 @@ Status MarshalArguments(const vm::CconvSide& types, const vm::List& inputs,
       continue;
     }
     const vm::ValueType type = vm::ValueTypeOfCconv(types[i].type);
-    EMBER_ASSIGN_OR_RETURN(vm::Value value, inputs.GetValueAs(i, type),
-                           "reading argument %zu (%s)", i,
-                           std::string(vm::ValueTypeName(type)).c_str());
+    EMBER_ASSIGN_OR_RETURN(
+        vm::Value value,
+        read_scalar ? read_scalar(inputs, i, type) : inputs.GetValueAs(i, type),
+        "reading argument %zu (%s)", i,
+        std::string(vm::ValueTypeName(type)).c_str());
     arguments.emplace_back(value);
   }
   return Status::Ok();
 }
+
+namespace {
 
 // Runs the call. Without the GIL; takes the context's mutex.
 Result<std::vector<vm::Variant>> InvokeLocked(
@@ -198,10 +204,11 @@ void Invoke(VmContext& self, const VmFunction& function,
             PyVmVariantList& inputs, PyVmVariantList& outputs) {
   constexpr const char* kError = "Error invoking function";
   vm::CallingConvention cconv =
-      Unwrap(ExportCallingConvention(function), kError);
+      Unwrap(ExportCallingConvention(function, "invoked"), kError);
   std::vector<vm::Variant> arguments;
-  CheckStatus(MarshalArguments(cconv.arguments, *inputs.list, arguments),
-              kError);
+  CheckStatus(
+      MarshalArguments(cconv.arguments, *inputs.list, arguments, "invoked"),
+      kError);
   Result<std::vector<vm::Variant>> results = InternalError("not invoked");
   {
     nb::gil_scoped_release release;

@@ -1,0 +1,42 @@
+"""What the benchmark scripts share: the run's facts and BENCHMARKS.md.
+
+Each script owns one "## ..." section of BENCHMARKS.md and rewrites it after
+a run; hand-written notes under it ("### ..." subsections) stay.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_facts(command: str, version: str) -> str:
+    """The command, date, machine and compiler lines of a section."""
+    return (f"- command: `{command.strip()}`\n"
+            f"- date: {datetime.datetime.now():%Y-%m-%d %H:%M}\n"
+            f"- machine: {os.cpu_count()} cores, {platform.platform()}\n"
+            f"- compiler: IREE {version}\n")
+
+
+def write_section(section: str, text: str) -> Path:
+    """Replaces `section` (its heading line, e.g. "## Python API") of
+    BENCHMARKS.md with `text` (which starts with that heading), keeping the
+    "### ..." notes that follow it; appends the section if it is new."""
+    target = REPO / "BENCHMARKS.md"
+    old = target.read_text()
+    start = old.find(f"\n{section}")
+    if start < 0:
+        new = old.rstrip("\n") + "\n\n" + text
+    else:
+        end = old.find("\n## ", start + 1)
+        rest = old[end:] if end >= 0 else "\n"
+        notes = old.find("\n### ", start + 1)
+        if notes >= 0 and (end < 0 or notes < end):
+            rest = old[notes:]
+        new = old[:start] + "\n" + text + rest
+    target.write_text(new)
+    return target
