@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: the run's facts and BENCHMARKS.md.
+"""What the benchmark scripts share: running tools, the compiler's
+version, the run's facts and BENCHMARKS.md.
 
 Each script owns one "## ..." section of BENCHMARKS.md and rewrites it after
 a run; hand-written notes under it ("### ..." subsections) stay.
@@ -9,9 +10,27 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import re
+import subprocess
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+
+
+def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
+    """Runs `cmd`, capturing its output; exits with its output on failure."""
+    result = subprocess.run(cmd, text=True, capture_output=True, **kwargs)
+    if result.returncode != 0:
+        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}\n"
+                         f"{result.stdout[-2000:]}{result.stderr[-4000:]}")
+    return result
+
+
+def compiler_version() -> str:
+    """The version iree-compile reports (part of every compile cache key)."""
+    out = run(["iree-compile", "--version"]).stdout
+    match = re.search(r"IREE.*?version\s+(\S+)", out, re.S)
+    return match.group(1) if match else out.strip().splitlines()[0]
 
 
 def run_facts(command: str, version: str) -> str:

@@ -38,10 +38,8 @@ import argparse
 import hashlib
 import json
 import os
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -69,18 +67,8 @@ DEVICES = {
 SECTION = "## Tensor programs"
 
 
-def run(cmd: list[str]) -> subprocess.CompletedProcess:
-    result = subprocess.run(cmd, text=True, capture_output=True)
-    if result.returncode != 0:
-        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}\n"
-                         f"{result.stderr[-2000:]}")
-    return result
-
-
-def compiler_version() -> str:
-    out = run(["iree-compile", "--version"]).stdout
-    m = re.search(r"IREE.*?version\s+(\S+)", out, re.S)
-    return m.group(1) if m else out.strip().splitlines()[0]
+run = report.run
+compiler_version = report.compiler_version
 
 
 def compile_model(name: str, version: str) -> Path:

@@ -54,9 +54,7 @@ import hashlib
 import inspect
 import json
 import os
-import re
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -163,18 +161,8 @@ def write_big_load_mlir(path: Path) -> None:
 # -- compilation (cached) ------------------------------------------------------
 
 
-def run(cmd: list[str], **kwargs) -> subprocess.CompletedProcess:
-    result = subprocess.run(cmd, text=True, capture_output=True, **kwargs)
-    if result.returncode != 0:
-        raise SystemExit(f"failed ({result.returncode}): {' '.join(cmd)}\n"
-                         f"{result.stdout[-2000:]}{result.stderr[-4000:]}")
-    return result
-
-
-def compiler_version() -> str:
-    out = run(["iree-compile", "--version"]).stdout
-    match = re.search(r"IREE.*?version\s+(\S+)", out, re.S)
-    return match.group(1) if match else out.strip().splitlines()[0]
+run = report.run
+compiler_version = report.compiler_version
 
 
 def compile_cached(name: str, key_text: str, write_source, version: str
