@@ -40,6 +40,7 @@ _SUBMODULES = {
     "function": "ember.runtime.function",
     "system_api": "ember.runtime.system_api",
     "system_setup": "ember.runtime.system_setup",
+    "version": "ember.runtime.version",
 }
 
 

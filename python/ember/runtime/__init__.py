@@ -38,6 +38,7 @@ from ember._ember import (  # noqa: F401
 )
 
 from . import array_interop, flags, function, system_api, system_setup  # noqa: F401
+from . import version  # noqa: F401
 from .array_interop import DeviceArray, asdevicearray, from_dlpack  # noqa: F401
 from . import benchmark  # noqa: F401
 from .benchmark import benchmark_exe, benchmark_module  # noqa: F401

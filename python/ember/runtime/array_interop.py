@@ -103,6 +103,29 @@ def map_element_type_to_dtype(element_type) -> np.dtype:
     return dtype
 
 
+# The numpy dtypes HalElementType.map_to_dtype gives, as iree.runtime's:
+# the signed, unsigned and signless integers, floats, bool, complex and the
+# ml_dtypes types; opaque codes have none.
+_MAPPABLE_ELEMENT_TYPES = {int(element_type): dtype
+                           for dtype, element_type in _DTYPE_TO_ELEMENT_TYPE}
+for _code, _dtype in ((HalElementType.INT_8, np.int8),
+                      (HalElementType.INT_16, np.int16),
+                      (HalElementType.INT_32, np.int32),
+                      (HalElementType.INT_64, np.int64)):
+    _MAPPABLE_ELEMENT_TYPES[int(_code)] = np.dtype(_dtype)
+
+
+def _map_to_dtype(element_type) -> np.dtype:
+    """The numpy dtype of a HalElementType (bfloat16 and the float8 types
+    through ml_dtypes); ValueError for a type numpy cannot hold."""
+    dtype = _MAPPABLE_ELEMENT_TYPES.get(int(element_type))
+    if dtype is None:
+        raise ValueError("Unsupported VM Buffer -> numpy dtype mapping")
+    return dtype
+
+
+HalElementType.map_to_dtype = staticmethod(_map_to_dtype)
+
 _DEVICE_HANDLED_FUNCTIONS: dict = {}
 
 
