@@ -400,8 +400,10 @@ Result<Program> LoadProgram(
     EMBER_RETURN_IF_ERROR(hal::cpu::RegisterLocalDrivers(drivers));
     EMBER_ASSIGN_OR_RETURN(program.device, drivers.CreateDevice(device_uri),
                            "creating device '%s'", device_uri.c_str());
-    EMBER_ASSIGN_OR_RETURN(auto hal_module,
-                           modules::hal::CreateHalModule({program.device}));
+    EMBER_ASSIGN_OR_RETURN(
+        auto hal_module,
+        modules::hal::CreateHalModule({program.device},
+                                      modules::hal::StdioDebugSink(stderr)));
     program.modules.push_back(std::move(hal_module));
   }
   if (check_failures) {

@@ -238,3 +238,29 @@ func.func @id(%a: tensor<4xf32>) -> tensor<4xf32> {
 """)
     out = compare(module, oracle, tmp_path, "id", "--input=4xf32=1,2,3,4")
     assert out.splitlines()[-1] == "4xf32=1 2 3 4"
+
+
+TRACE_MLIR = """
+func.func @traced(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = math.absf %x : tensor<4xf32>
+  %1 = arith.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  flow.tensor.trace "abs_result" = [%0 : tensor<4xf32>, %1 : tensor<2x3xi32>]
+  return %0 : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("device", ["local-sync", "local-task"])
+def test_traces_go_to_stderr_as_iree_run_module(oracle, tmp_path, device):
+    # flow.tensor.trace becomes hal.buffer_view.trace: both tools write it to
+    # stderr with IREE's stdio sink format, the results to stdout.
+    module = compile_mlir("print_trace", TRACE_MLIR)
+    common = [f"--module={module}", "--function=traced",
+              f"--device={device}", "--input=4xf32=-1,2,-3,4"]
+    iree = run([oracle, *common], tmp_path)
+    ember = run([*ember_run_module_command(), *common], tmp_path)
+    assert iree.returncode == 0 and ember.returncode == 0, (
+        iree.stderr, ember.stderr)
+    assert ember.stdout == iree.stdout
+    assert "=== abs_result ===" in iree.stderr
+    assert ember.stderr == iree.stderr
