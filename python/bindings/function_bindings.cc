@@ -183,8 +183,7 @@ nb::object DtypeOfElementType(h::ElementType type) {
   return nb::borrow(dtype);
 }
 
-// -- host views of buffers
-// -----------------------------------------------------
+// -- host views of buffers ----------------------------------------------------
 
 // Exports a mapped buffer through the buffer protocol with the shape and
 // format of its buffer view, so that numpy.asarray makes the array in one
@@ -192,8 +191,9 @@ nb::object DtypeOfElementType(h::ElementType type) {
 struct HostView {
   Ref<h::Buffer> buffer;
   h::BufferMapping mapping;
-  std::vector<Py_ssize_t> shape;
-  std::vector<Py_ssize_t> strides;
+  // Inline up to rank 8: one of these is made per result read.
+  SmallVector<Py_ssize_t, 8> shape;
+  SmallVector<Py_ssize_t, 8> strides;
   const char* format = "B";
   Py_ssize_t itemsize = 1;
 };
@@ -232,8 +232,7 @@ PyType_Slot host_view_slots[] = {
     {0, nullptr},
 };
 
-// -- DeviceArray
-// ----------------------------------------------------------------
+// -- DeviceArray --------------------------------------------------------------
 
 struct DeviceArray {
   nb::object device;  // the HalDevice it lives on
@@ -266,8 +265,10 @@ nb::object MapAsArray(const Ref<h::BufferView>& view) {
              "could not map the buffer");
   host.format = format;
   host.itemsize = static_cast<Py_ssize_t>(itemsize);
-  host.shape.assign(shape.begin(), shape.end());
-  host.strides.resize(shape.size());
+  for (int64_t dim : shape) {
+    host.shape.push_back(static_cast<Py_ssize_t>(dim));
+    host.strides.push_back(0);
+  }
   Py_ssize_t stride = host.itemsize;
   for (size_t i = shape.size(); i-- > 0;) {
     host.strides[i] = stride;
@@ -349,8 +350,7 @@ std::string DeviceArrayRepr(nb::handle self_handle) {
   return text;
 }
 
-// -- the invoker
-// ----------------------------------------------------------------
+// -- the invoker --------------------------------------------------------------
 
 // What the function's `iree.abi.declaration` says an argument is.
 struct DeclaredArgument {
@@ -430,8 +430,8 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
       static_cast<Py_ssize_t>(h::DenseByteCount(type)) != view->itemsize) {
     return nullptr;
   }
-  std::vector<int64_t> shape(view->ndim);
-  for (int i = 0; i < view->ndim; ++i) shape[i] = view->shape[i];
+  SmallVector<int64_t, 8> shape;
+  for (int i = 0; i < view->ndim; ++i) shape.push_back(view->shape[i]);
 
   h::BufferParams params;
   params.type = kArgumentMemoryType;
@@ -465,7 +465,8 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
     }
   }
   Result<Ref<h::BufferView>> buffer_view = h::BufferView::Create(
-      std::move(buffer), shape, type, h::EncodingType::kDenseRowMajor);
+      std::move(buffer), std::span<const int64_t>(shape.data(), shape.size()),
+      type, h::EncodingType::kDenseRowMajor);
   return UnwrapFor(std::move(buffer_view), "could not make a buffer view of",
                    self, index);
 }

@@ -105,12 +105,6 @@ bool WaitReleased(const char* what, const std::function<Status()>& wait) {
   return true;
 }
 
-// A Python buffer held for a HAL buffer that aliases it; released (with the
-// GIL) when the HAL buffer dies.
-struct HeldPythonBuffer {
-  Py_buffer view{};
-};
-
 h::DriverRegistry& Drivers() {
   static h::DriverRegistry* registry = [] {
     auto* r = new h::DriverRegistry();
@@ -1887,29 +1881,21 @@ void BindHal(nb::module_& m) {
              nb::handle allowed_usage) {
             // Zero copy: the HAL buffer aliases the object's memory and holds
             // the object (through its buffer view) until it dies.
-            auto held = std::make_unique<HeldPythonBuffer>();
-            if (PyObject_GetBuffer(buffer.ptr(), &held->view,
+            auto held = std::make_unique<Py_buffer>();
+            if (PyObject_GetBuffer(buffer.ptr(), held.get(),
                                    PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0) {
               throw nb::python_error();
             }
             h::BufferParams params;
             params.type = static_cast<h::MemoryType>(AsInt(memory_type));
             params.usage = static_cast<h::BufferUsage>(AsInt(allowed_usage));
-            std::span<uint8_t> bytes(static_cast<uint8_t*>(held->view.buf),
-                                     static_cast<size_t>(held->view.len));
-            HeldPythonBuffer* raw = held.release();
-            auto release = [raw] {
-              // The last reference may go on any thread, with or without the
-              // GIL: taking the GIL there could deadlock, so the release
-              // waits for a thread that holds it (python_owner.h).
-              ReleasePythonOwned(
-                  [](void* owner) {
-                    auto* held = static_cast<HeldPythonBuffer*>(owner);
-                    PyBuffer_Release(&held->view);
-                    delete held;
-                  },
-                  raw);
-            };
+            std::span<uint8_t> bytes(static_cast<uint8_t*>(held->buf),
+                                     static_cast<size_t>(held->len));
+            // The last reference may go on any thread, with or without the
+            // GIL: the release waits for a thread that holds it
+            // (python_owner.h).
+            Py_buffer* raw = held.release();
+            auto release = [raw] { ReleasePythonBuffer(raw); };
             return HalBuffer{Unwrap(
                 self.allocator->Import(params, bytes, std::move(release)),
                 "could not import host allocation")};
