@@ -4,6 +4,14 @@
 
 namespace ember::hal {
 
+namespace {
+thread_local int defer_submissions_depth = 0;
+}  // namespace
+
+ScopedDeferSubmissions::ScopedDeferSubmissions() { ++defer_submissions_depth; }
+ScopedDeferSubmissions::~ScopedDeferSubmissions() { --defer_submissions_depth; }
+bool ScopedDeferSubmissions::active() { return defer_submissions_depth > 0; }
+
 bool MatchesGlob(std::string_view pattern, std::string_view text) {
   // Iterative matching with one backtrack point: linear in practice and
   // O(pattern x text) at worst, never exponential for hostile patterns.

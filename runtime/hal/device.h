@@ -31,12 +31,34 @@
 
 namespace ember::hal {
 
+// While one is alive on a thread, devices with their own queue threads
+// (local-task) queue that thread's submissions for those threads even when
+// their wait fences are already reached, instead of running them inline on
+// the submitter. What a caller that must not block (an asyncio event loop
+// issuing a call of the coarse-fences model) asks for: the call returns once
+// its work is queued, and the signal fences say when it is done. Devices
+// without queue threads (local-sync) ignore it. Nests.
+class ScopedDeferSubmissions {
+ public:
+  ScopedDeferSubmissions();
+  ~ScopedDeferSubmissions();
+  ScopedDeferSubmissions(const ScopedDeferSubmissions&) = delete;
+  ScopedDeferSubmissions& operator=(const ScopedDeferSubmissions&) = delete;
+
+  // Whether one is alive on the calling thread.
+  static bool active();
+};
+
 class Device : public RefCounted {
  public:
   // The driver-visible identifier ("local-sync", "local-task"), matched by
   // `hal.device.id` queries.
   virtual std::string_view id() const = 0;
   virtual Allocator& allocator() = 0;
+  // Whether queue operations may complete after they return (the device
+  // has threads of its own that run them); then ScopedDeferSubmissions is
+  // honoured. False for devices that run everything inline.
+  virtual bool queues_asynchronously() const { return false; }
 
   // IREE's device queries: NOT_FOUND for a category/key the device does not
   // answer (the `hal` module turns that into "not ok", not an error).

@@ -51,7 +51,47 @@ void Semaphore::ChangedLocked() {
   if (waiters_ != 0) changed_.notify_all();
 }
 
+Semaphore::~Semaphore() {
+  const Status cancelled(StatusCode::kCancelled,
+                         "the semaphore was destroyed before the timepoint "
+                         "was reached");
+  for (auto& [value, listener] : listeners_) listener(cancelled);
+}
+
+void Semaphore::TakeReadyListenersLocked(std::vector<Listener>& ready) {
+  if (listeners_.empty()) [[likely]]
+    return;
+  const uint64_t now = value_.load(std::memory_order_relaxed);
+  for (size_t i = 0; i < listeners_.size();) {
+    if (now >= listeners_[i].first) {  // includes the failure value
+      ready.push_back(std::move(listeners_[i].second));
+      listeners_[i] = std::move(listeners_.back());
+      listeners_.pop_back();
+    } else {
+      ++i;
+    }
+  }
+}
+
+void Semaphore::RunListeners(std::vector<Listener>& ready,
+                             const Status& outcome) {
+  for (Listener& listener : ready) listener(outcome);
+}
+
+void Semaphore::NotifyAt(uint64_t value, Listener listener) {
+  std::vector<Listener> ready;
+  Status outcome = Status::Ok();
+  {
+    std::lock_guard lock(mutex_);
+    listeners_.emplace_back(value, std::move(listener));
+    TakeReadyListenersLocked(ready);
+    if (!ready.empty()) outcome = failure_;
+  }
+  RunListeners(ready, outcome);
+}
+
 Status Semaphore::Signal(uint64_t value) {
+  std::vector<Listener> ready;
   {
     std::lock_guard lock(mutex_);
     if (!failure_.ok()) return failure_;
@@ -68,12 +108,15 @@ Status Semaphore::Signal(uint64_t value) {
     }
     value_.store(value, std::memory_order_release);
     ChangedLocked();
+    TakeReadyListenersLocked(ready);
   }
   BumpSemaphoreEpoch();
+  RunListeners(ready, Status::Ok());
   return Status::Ok();
 }
 
 Status Semaphore::SignalAtLeast(uint64_t value) {
+  std::vector<Listener> ready;
   {
     std::lock_guard lock(mutex_);
     if (!failure_.ok()) return failure_;
@@ -85,21 +128,28 @@ Status Semaphore::SignalAtLeast(uint64_t value) {
     }
     value_.store(value, std::memory_order_release);
     ChangedLocked();
+    TakeReadyListenersLocked(ready);
   }
   BumpSemaphoreEpoch();
+  RunListeners(ready, Status::Ok());
   return Status::Ok();
 }
 
 void Semaphore::Fail(Status status) {
   if (status.ok()) status = Status(StatusCode::kAborted, "semaphore failed");
+  std::vector<Listener> ready;
+  Status outcome = Status::Ok();
   {
     std::lock_guard lock(mutex_);
     if (!failure_.ok()) return;
     failure_ = std::move(status);
     value_.store(kSemaphoreFailureValue, std::memory_order_release);
     ChangedLocked();
+    TakeReadyListenersLocked(ready);
+    if (!ready.empty()) outcome = failure_;
   }
   BumpSemaphoreEpoch();
+  RunListeners(ready, outcome);
 }
 
 Status Semaphore::Wait(uint64_t value, Timeout timeout) const {

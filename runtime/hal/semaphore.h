@@ -20,9 +20,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "runtime/base/ref_counted.h"
@@ -74,10 +76,28 @@ class Semaphore final : public RefCounted {
   // or the timeout passes (DEADLINE_EXCEEDED).
   Status Wait(uint64_t value, Timeout timeout) const;
 
+  // Calls `listener` exactly once: with OK when the value reaches `value`,
+  // with the failure status if the semaphore fails first, or with
+  // CANCELLED if it is destroyed first. It runs at once on this thread when
+  // that is already decided, else on the thread that decides it (one that
+  // signals, fails or drops the last reference), outside the semaphore's
+  // lock -- so it must be quick and must not block: hand the news to
+  // another thread (what an asyncio loop waiting for a call does, through
+  // an eventfd, with no thread in between).
+  using Listener = std::function<void(const Status&)>;
+  void NotifyAt(uint64_t value, Listener listener);
+
+  ~Semaphore() override;
+
  private:
   explicit Semaphore(uint64_t value) : value_(value) {}
   // Wakes waiters after a change; called with the mutex held.
   void ChangedLocked();
+  // Moves the listeners the current value (or failure) satisfies into
+  // `ready`; called with the mutex held.
+  void TakeReadyListenersLocked(std::vector<Listener>& ready);
+  // Runs `ready` with `outcome`; called without the mutex.
+  static void RunListeners(std::vector<Listener>& ready, const Status& outcome);
 
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
@@ -87,6 +107,8 @@ class Semaphore final : public RefCounted {
   std::atomic<uint64_t> value_;
   mutable uint32_t waiters_ = 0;  // threads in changed_.wait (under mutex_)
   Status failure_;                // OK unless failed (under mutex_)
+  // NotifyAt's pending listeners and their values (under mutex_).
+  std::vector<std::pair<uint64_t, Listener>> listeners_;
 };
 
 class Fence final : public RefCounted {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace ember::hal {
 namespace {
@@ -83,6 +85,68 @@ TEST(TimeoutTest, MillisecondConvention) {
             StatusCode::kDeadlineExceeded);
   EXPECT_GE(std::chrono::steady_clock::now() - start,
             std::chrono::milliseconds(20));
+}
+
+// NotifyAt's listener runs once: at once when reached, else on the thread
+// that signals (only when its value is reached), fails or destroys it.
+TEST(SemaphoreTest, NotifyAtRunsEachListenerOnce) {
+  Ref<Semaphore> semaphore = Semaphore::Create(2);
+  std::vector<std::string> log;
+  auto record = [&log](std::string name) {
+    return [&log, name](const Status& status) {
+      log.push_back(name + ":" +
+                    std::to_string(static_cast<int>(status.code())));
+    };
+  };
+  semaphore->NotifyAt(2, record("now"));
+  EXPECT_EQ(log, (std::vector<std::string>{"now:0"}));
+  semaphore->NotifyAt(4, record("four"));
+  semaphore->NotifyAt(3, record("three"));
+  ASSERT_TRUE(semaphore->Signal(3).ok());
+  EXPECT_EQ(log, (std::vector<std::string>{"now:0", "three:0"}));
+  ASSERT_TRUE(semaphore->SignalAtLeast(5).ok());
+  EXPECT_EQ(log, (std::vector<std::string>{"now:0", "three:0", "four:0"}));
+  ASSERT_TRUE(semaphore->Signal(6).ok());
+  EXPECT_EQ(log.size(), 3u) << "no listener runs twice";
+
+  log.clear();
+  semaphore->NotifyAt(9, record("failed"));
+  semaphore->Fail(Status(StatusCode::kDataLoss, "lost"));
+  EXPECT_EQ(log, (std::vector<std::string>{
+                     "failed:" +
+                     std::to_string(static_cast<int>(StatusCode::kDataLoss))}));
+  log.clear();
+  semaphore->NotifyAt(1, record("after"));
+  EXPECT_EQ(
+      log, (std::vector<std::string>{"after:" + std::to_string(static_cast<int>(
+                                                    StatusCode::kDataLoss))}))
+      << "a failed semaphore answers a new listener at once";
+
+  log.clear();
+  {
+    Ref<Semaphore> dropped = Semaphore::Create(0);
+    dropped->NotifyAt(1, record("dropped"));
+    EXPECT_TRUE(log.empty());
+  }
+  EXPECT_EQ(log, (std::vector<std::string>{"dropped:" +
+                                           std::to_string(static_cast<int>(
+                                               StatusCode::kCancelled))}));
+}
+
+TEST(SemaphoreTest, NotifyAtRunsOnTheSignallingThread) {
+  Ref<Semaphore> semaphore = Semaphore::Create(0);
+  std::thread::id ran_on;
+  semaphore->NotifyAt(1, [&](const Status& status) {
+    EXPECT_TRUE(status.ok());
+    ran_on = std::this_thread::get_id();
+  });
+  std::thread::id signaller_id;
+  std::thread signaller([&] {
+    signaller_id = std::this_thread::get_id();
+    EXPECT_TRUE(semaphore->Signal(1).ok());
+  });
+  signaller.join();
+  EXPECT_EQ(ran_on, signaller_id);
 }
 
 }  // namespace

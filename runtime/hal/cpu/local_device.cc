@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -12,6 +13,9 @@
 
 namespace ember::hal::cpu {
 namespace {
+
+// Whether this thread is one of a device's queue threads.
+thread_local bool in_queue_thread = false;
 
 // Per-thread workgroup-local memory, grown on demand and kept for the next
 // dispatch (IREE allocates it per dispatch; reuse saves the malloc).
@@ -76,60 +80,69 @@ LocalDevice::~LocalDevice() {
     std::lock_guard lock(pending_mutex_);
     stopping_ = true;
   }
-  BumpSemaphoreEpoch();  // wakes the queue thread
-  if (queue_thread_.joinable()) queue_thread_.join();
+  BumpSemaphoreEpoch();  // wakes the queue threads
+  for (std::thread& thread : queue_threads_) thread.join();
 }
 
 Status LocalDevice::Defer(Deferred deferred) {
   {
     std::lock_guard lock(pending_mutex_);
-    if (!queue_thread_.joinable()) {
-      queue_thread_ = std::thread([this] { QueueThreadMain(); });
+    if (queue_threads_.empty()) {
+      const uint32_t count = worker_count();
+      queue_threads_.reserve(count);
+      for (uint32_t i = 0; i < count; ++i) {
+        queue_threads_.emplace_back([this] { QueueThreadMain(); });
+      }
     }
     pending_.push_back(std::move(deferred));
   }
-  BumpSemaphoreEpoch();  // wakes the queue thread
+  BumpSemaphoreEpoch();  // wakes the queue threads
   return Status::Ok();
 }
 
 void LocalDevice::QueueThreadMain() {
+  in_queue_thread = true;
   while (true) {
     // Read before looking, so that a change made while looking is seen.
     const uint64_t epoch = SemaphoreEpoch();
-    std::vector<Deferred> ready;
-    std::vector<Status> reached;
+    std::optional<Deferred> ready;
+    Status reached;
     bool stopping = false;
     {
       std::lock_guard lock(pending_mutex_);
       stopping = stopping_;
-      for (size_t i = 0; i < pending_.size();) {
-        Status status = pending_[i].wait->Query();
+      // The first submission whose fence is reached (or, when stopping,
+      // the first one at all: its fence will never be waited for now).
+      for (size_t i = 0; i < pending_.size(); ++i) {
+        Status status =
+            pending_[i].wait ? pending_[i].wait->Query() : Status::Ok();
         if (status.code() == StatusCode::kDeferred) {
-          if (!stopping) {
-            ++i;
-            continue;
-          }
+          if (!stopping) continue;
           status = Status(StatusCode::kAborted,
                           "the device was destroyed before the submission's "
                           "wait fence was reached");
         }
-        ready.push_back(std::move(pending_[i]));
-        reached.push_back(std::move(status));
+        ready.emplace(std::move(pending_[i]));
+        reached = std::move(status);
         pending_.erase(pending_.begin() + static_cast<ptrdiff_t>(i));
+        break;
       }
+      if (!ready && stopping) return;  // nothing left
     }
-    for (size_t i = 0; i < ready.size(); ++i) {
-      Status status = std::move(reached[i]);
-      if (status.ok()) {
-        std::lock_guard lock(queue_mutex_);
-        status = ready[i].work();
-      }
-      if (!ready[i].signal) continue;
-      if (status.ok()) status = ready[i].signal->Signal();
-      if (!status.ok()) ready[i].signal->Fail(std::move(status));
+    if (!ready) {
+      WaitForSemaphoreEpochChange(epoch);
+      continue;
     }
-    if (stopping) return;  // every pending submission was just finished
-    if (ready.empty()) WaitForSemaphoreEpochChange(epoch);
+    Status status = std::move(reached);
+    if (status.ok()) {
+      running_deferred_.fetch_add(1, std::memory_order_relaxed);
+      status = ready->work();
+      running_deferred_.fetch_sub(1, std::memory_order_relaxed);
+    }
+    if (ready->signal) {
+      if (status.ok()) status = ready->signal->Signal();
+      if (!status.ok()) ready->signal->Fail(std::move(status));
+    }
   }
 }
 
@@ -164,6 +177,9 @@ template <typename Work, typename MakeDeferred>
 Status LocalDevice::Submit(const Ref<Fence>& wait, const Ref<Fence>& signal,
                            Work&& work, MakeDeferred&& make_deferred) {
   Status status = Status::Ok();
+  if (async_ && ScopedDeferSubmissions::active()) {
+    return Defer({wait, signal, make_deferred()});
+  }
   if (wait && async_) {
     status = wait->Query();
     if (status.code() == StatusCode::kDeferred) {
@@ -434,6 +450,16 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
   };
   if (!pool_ || executable->IsSequential(command.export_ordinal)) {
     return run(0, 0, total);
+  }
+  // On a queue thread, other queue threads may be running submissions too.
+  // Then each runs its dispatches inline (the cores are busy already, and
+  // pool helpers spinning for work would only take time from them);
+  // otherwise the pool is used when it is free.
+  if (in_queue_thread) {
+    if (running_deferred_.load(std::memory_order_relaxed) > 1) {
+      return run(0, 0, total);
+    }
+    return pool_->ParallelForOrInline(total, run);
   }
   return pool_->ParallelFor(total, run);
 }

@@ -11,22 +11,32 @@
 // fence is already reached runs at once on the submitting thread (the
 // common case: a program's queue operations chain through fences the
 // previous one signalled, and nothing pays for a hand-off), and one whose
-// fence is not yet reached returns immediately and is run by the device's
-// queue thread as soon as the fence is reached, in whatever order fences
-// allow (ordering is by semaphores only, as in IREE). Its errors then fail
-// its signal fence. A device destroyed with submissions still waiting fails
-// their signal fences with ABORTED.
+// fence is not yet reached -- or any, while the submitter holds a
+// ScopedDeferSubmissions (device.h) -- returns immediately and is run by
+// one of the device's queue threads as soon as the fence is reached, in
+// whatever order fences allow (ordering is by semaphores only, as in IREE).
+// Its errors then fail its signal fence. A device destroyed with
+// submissions still waiting fails their signal fences with ABORTED.
+//
+// There are as many queue threads as workers, started with the first
+// deferred submission, and each runs one ready submission at a time, so
+// independent submissions (calls issued together from an asyncio loop) run
+// side by side on the cores. A dispatch on a queue thread uses the worker
+// pool when it is free and runs inline when another dispatch holds it, so
+// neither waits for the other.
 //
 // Command buffers are replayed from their recorded commands; every buffer
 // reference is resolved against the submission's binding table and range
 // checked before the command runs (command_buffer.h).
 //
 // Thread safety: thread-safe. Each submission waits for its wait fence
-// without holding the device, then runs under the device's queue lock, so
-// work from several threads is serialised and a submission may wait for a
-// fence another thread's submission signals.
+// without holding the device, so a submission may wait for a fence another
+// thread's submission signals. Inline submissions run under the device's
+// queue lock (work from several submitting threads is serialised); queued
+// ones run on the queue threads, concurrently with each other.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -56,6 +66,7 @@ class LocalDevice final : public Device {
 
   std::string_view id() const override { return id_; }
   Allocator& allocator() override { return *allocator_; }
+  bool queues_asynchronously() const override { return async_; }
   uint32_t worker_count() const;
 
   Result<int64_t> QueryI64(std::string_view category,
@@ -121,12 +132,13 @@ class LocalDevice final : public Device {
   std::unique_ptr<WorkerPool> pool_;  // local-task only
   std::mutex queue_mutex_;
   bool async_ = false;  // local-task
-  // Deferred submissions (local-task), run by queue_thread_, which starts
+  // Deferred submissions (local-task), run by queue_threads_, which start
   // with the first one.
   std::mutex pending_mutex_;
   std::vector<Deferred> pending_;
   bool stopping_ = false;
-  std::thread queue_thread_;
+  std::vector<std::thread> queue_threads_;
+  std::atomic<uint32_t> running_deferred_{0};  // submissions queue threads run
 };
 
 // Adds the `local-sync` and `local-task` drivers to `registry`.

@@ -103,7 +103,19 @@ Status WorkerPool::ParallelFor(uint64_t total, const Body& body) {
   if (total == 0) return Status::Ok();
   // Few workgroups, or no helpers: run inline, no hand-off.
   if (threads_.empty() || total == 1) return body(0, 0, total);
-  std::lock_guard submit(submit_mutex_);
+  std::unique_lock submit(submit_mutex_);
+  return RunJob(total, body);
+}
+
+Status WorkerPool::ParallelForOrInline(uint64_t total, const Body& body) {
+  if (total == 0) return Status::Ok();
+  if (threads_.empty() || total == 1) return body(0, 0, total);
+  std::unique_lock submit(submit_mutex_, std::try_to_lock);
+  if (!submit.owns_lock()) return body(0, 0, total);
+  return RunJob(total, body);
+}
+
+Status WorkerPool::RunJob(uint64_t total, const Body& body) {
   body_ = &body;
   total_ = total;
   // About four chunks per worker balances uneven workgroups without making

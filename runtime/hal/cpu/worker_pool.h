@@ -48,8 +48,15 @@ class WorkerPool {
   using Body =
       std::function<Status(uint32_t worker, uint64_t begin, uint64_t end)>;
   Status ParallelFor(uint64_t total, const Body& body);
+  // As ParallelFor, but when another thread's job holds the pool, runs
+  // every chunk inline on the calling thread (as worker 0) instead of
+  // waiting for it: for callers that are themselves one of several threads
+  // running work side by side.
+  Status ParallelForOrInline(uint64_t total, const Body& body);
 
  private:
+  // Publishes one job and runs it with the helpers; submit_mutex_ held.
+  Status RunJob(uint64_t total, const Body& body);
   void WorkerMain(uint32_t worker_id);
   void RunChunks(uint32_t worker_id);
 
