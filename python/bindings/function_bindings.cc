@@ -44,9 +44,13 @@
 // (`FunctionInvoker._call_python`), to which tp_call forwards.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -633,8 +637,12 @@ Status RunLocked(NativeInvoker& self, std::span<const vm::Variant> arguments,
   return context.Invoke(target, arguments, results);
 }
 
-nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
-  DrainPythonReleases();
+// Converts and checks the positional `args` into `arguments` (the fences
+// of the coarse-fences model appended: an empty wait fence and a signal
+// fence on a new semaphore, returned).
+Ref<h::Fence> PackArguments(NativeInvoker& self, PyObject* args,
+                            PyObject* kwargs, CallState& state,
+                            SmallVector<vm::Variant, 8>& arguments) {
   if (kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0) {
     Raise(PyExc_ValueError,
           "kwargs not supported for dynamic dispatch functions");
@@ -646,8 +654,6 @@ nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
               std::to_string(self.argument_types.size()) +
               " arguments but passed " + std::to_string(count));
   }
-  CallState state;
-  SmallVector<vm::Variant, 8> arguments;
   for (Py_ssize_t i = 0; i < count; ++i) {
     vm::Variant packed = PackDynamic(self, PyTuple_GET_ITEM(args, i), state,
                                      static_cast<size_t>(i));
@@ -663,6 +669,27 @@ nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
     signal = h::Fence::CreateWithNewSemaphore();
     arguments.push_back(vm::VmRef::Of(signal));
   }
+  return signal;
+}
+
+// The Python value of a call's results: None, one value, or a tuple.
+nb::object UnpackResults(NativeInvoker& self, std::span<vm::Variant> results,
+                         const CallState& state) {
+  if (results.size() == 0) return nb::none();
+  if (results.size() == 1) return Unpack(self, results[0], state);
+  nb::object tuple = nb::steal(PyTuple_New(results.size()));
+  for (size_t i = 0; i < results.size(); ++i) {
+    PyTuple_SET_ITEM(tuple.ptr(), i,
+                     Unpack(self, results[i], state).release().ptr());
+  }
+  return tuple;
+}
+
+nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
+  DrainPythonReleases();
+  CallState state;
+  SmallVector<vm::Variant, 8> arguments;
+  Ref<h::Fence> signal = PackArguments(self, args, kwargs, state, arguments);
   SmallVector<vm::Variant, 4> results;
   for (size_t i = 0; i < self.result_count; ++i)
     results.push_back(vm::Variant());
@@ -683,14 +710,197 @@ nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
                 ("Error invoking function '" + self.name + "'").c_str());
   }
   DrainPythonReleases();
-  if (results.size() == 0) return nb::none();
-  if (results.size() == 1) return Unpack(self, results[0], state);
-  nb::object tuple = nb::steal(PyTuple_New(results.size()));
-  for (size_t i = 0; i < results.size(); ++i) {
-    PyTuple_SET_ITEM(tuple.ptr(), i,
-                     Unpack(self, results[i], state).release().ptr());
+  return UnpackResults(
+      self, std::span<vm::Variant>(results.data(), results.size()), state);
+}
+
+// -- asynchronous calls
+// --------------------------------------------------------
+//
+// `FunctionInvoker.async_call` of a coarse-fences function on a device with
+// queue threads (local-task): the arguments are converted on the caller's
+// thread (the event loop's), and the function runs with submissions
+// deferred (device.h's ScopedDeferSubmissions), so it returns as soon as
+// its work is queued. The signal fence's semaphore then tells the loop
+// directly: its NotifyAt listener, run by the device thread that signals
+// it, puts the call on the loop's CompletionPort and writes the port's
+// eventfd, which the loop watches (`loop.add_reader`); the loop, woken,
+// drains the port and completes each call's future. No thread takes the
+// GIL but the loop's, and no thread sits between the device and the loop.
+// Many calls issued this way are in flight at once, and the device's queue
+// threads run them side by side.
+
+struct PendingCall {
+  nb::object invoker;  // keeps the NativeInvoker (and its context) alive
+  nb::object future;
+  SmallVector<vm::Variant, 4> results;
+  CallState state;  // the imported arrays, for the aliasing check
+  Status status;    // the signal's outcome (written before the port's lock)
+
+  PendingCall() = default;
+  PendingCall(const PendingCall&) = delete;
+  PendingCall& operator=(const PendingCall&) = delete;
+  ~PendingCall() {
+    // Normally dropped on the loop, with the GIL. A call whose port or
+    // semaphore went away first can be dropped on a device thread: its
+    // Python references then go back through the release queue.
+    if (PyGILState_Check()) return;
+    struct Held {
+      nb::object invoker, future;
+    };
+    auto* held = new Held{std::move(invoker), std::move(future)};
+    ReleasePythonOwned([](void* owner) { delete static_cast<Held*>(owner); },
+                       held);
   }
-  return tuple;
+};
+
+// What device threads and the loop share: the finished calls and the
+// eventfd that says there are some.
+struct PortState {
+  int fd = -1;
+  std::mutex mutex;
+  std::vector<std::shared_ptr<PendingCall>> done;  // under mutex
+
+  ~PortState() {
+    if (fd >= 0) close(fd);
+  }
+  // On any thread, without the GIL; never blocks for long.
+  void Post(std::shared_ptr<PendingCall> call) {
+    bool was_empty = false;
+    {
+      std::lock_guard lock(mutex);
+      was_empty = done.empty();
+      done.push_back(std::move(call));
+    }
+    if (was_empty) {
+      const uint64_t one = 1;
+      // Only fails if the counter would overflow: then it is set anyway.
+      [[maybe_unused]] ssize_t written = write(fd, &one, sizeof(one));
+    }
+  }
+};
+
+struct CompletionPort {
+  std::shared_ptr<PortState> state;
+};
+
+// The port takes part in cycle collection: a finished call it holds refers
+// to its future, the future to its loop, and the loop to its port
+// (function.py keeps the port on the loop), so a loop closed or dropped
+// with finished calls undelivered is a cycle the collector must see.
+int PortTraverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));  // instances of heap types refer to their type
+  if (!nb::inst_ready(self)) return 0;
+  PortState& state = *nb::inst_ptr<CompletionPort>(self)->state;
+  std::lock_guard lock(state.mutex);
+  for (const std::shared_ptr<PendingCall>& call : state.done) {
+    Py_VISIT(call->invoker.ptr());
+    Py_VISIT(call->future.ptr());
+  }
+  return 0;
+}
+
+int PortClear(PyObject* self) {
+  if (!nb::inst_ready(self)) return 0;
+  std::vector<std::shared_ptr<PendingCall>> done;
+  PortState& state = *nb::inst_ptr<CompletionPort>(self)->state;
+  {
+    std::lock_guard lock(state.mutex);
+    done.swap(state.done);
+  }
+  return 0;  // `done` goes here, with the GIL
+}
+
+PyType_Slot port_slots[] = {
+    {Py_tp_traverse, reinterpret_cast<void*>(&PortTraverse)},
+    {Py_tp_clear, reinterpret_cast<void*>(&PortClear)},
+    {0, nullptr},
+};
+
+// On the loop, with the GIL: the results, or the error, into the future.
+void CompleteCall(PendingCall& call) {
+  if (nb::cast<bool>(call.future.attr("done")())) return;  // cancelled
+  NativeInvoker& self = *nb::inst_ptr<NativeInvoker>(call.invoker);
+  if (!call.status.ok()) {
+    std::string message = "Error invoking function '" + self.name +
+                          "': " + call.status.ToString();
+    call.future.attr("set_exception")(nb::handle(PyExc_RuntimeError)(message));
+    return;
+  }
+  try {
+    nb::object value = UnpackResults(
+        self, std::span<vm::Variant>(call.results.data(), call.results.size()),
+        call.state);
+    call.future.attr("set_result")(value);
+  } catch (nb::python_error& error) {
+    call.future.attr("set_exception")(error.value());
+  }
+}
+
+// The loop's reader callback: completes every finished call.
+void DrainPort(CompletionPort& port) {
+  uint64_t count = 0;
+  [[maybe_unused]] ssize_t read_bytes =
+      read(port.state->fd, &count, sizeof(count));
+  std::vector<std::shared_ptr<PendingCall>> done;
+  {
+    std::lock_guard lock(port.state->mutex);
+    done.swap(port.state->done);
+  }
+  DrainPythonReleases();
+  for (const std::shared_ptr<PendingCall>& call : done) {
+    try {
+      CompleteCall(*call);
+    } catch (nb::python_error& error) {
+      error.discard_as_unraisable("completing an async_call");
+    }
+  }
+}
+
+// Starts the call; returns its future, or None when the call cannot be
+// made asynchronously (the caller then runs it on an executor thread).
+nb::object StartAsyncCall(nb::handle invoker, CompletionPort& port,
+                          nb::object loop, nb::args args) {
+  if (!nb::inst_ready(invoker) || !nb::isinstance<NativeInvoker>(invoker)) {
+    throw nb::type_error("_start_async_call: not a FunctionInvoker");
+  }
+  NativeInvoker& self = *nb::inst_ptr<NativeInvoker>(invoker);
+  if (!self.native || !self.coarse_fences ||
+      !self.device->queues_asynchronously()) {
+    return nb::none();
+  }
+  DrainPythonReleases();
+  auto call = std::make_shared<PendingCall>();
+  call->invoker = nb::borrow(invoker);
+  SmallVector<vm::Variant, 8> arguments;
+  Ref<h::Fence> signal =
+      PackArguments(self, args.ptr(), nullptr, call->state, arguments);
+  for (size_t i = 0; i < self.result_count; ++i)
+    call->results.push_back(vm::Variant());
+  call->future = loop.attr("create_future")();
+  nb::object future = call->future;
+  Status status;
+  {
+    nb::gil_scoped_release release;
+    h::ScopedDeferSubmissions defer;
+    status = RunLocked(
+        self, std::span<const vm::Variant>(arguments.data(), arguments.size()),
+        std::span<vm::Variant>(call->results.data(), call->results.size()));
+    arguments.clear();
+  }
+  if (!status.ok()) {
+    ThrowStatus(status,
+                ("Error invoking function '" + self.name + "'").c_str());
+  }
+  // One timepoint: the fresh semaphore at 1.
+  h::Fence::Timepoints timepoints = signal->timepoints();
+  std::shared_ptr<PortState> port_state = port.state;
+  timepoints[0].semaphore->NotifyAt(
+      timepoints[0].value, [call, port_state](const Status& outcome) mutable {
+        call->status = outcome;
+        port_state->Post(std::move(call));
+      });
+  return future;
 }
 
 PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
@@ -865,6 +1075,30 @@ void BindFunctions(nb::module_& m) {
           "is_native", [](const NativeInvoker& self) { return self.native; },
           "Whether calls take the native path (else the Python one).");
 
+  nb::class_<CompletionPort>(
+      m, "_CompletionPort", nb::type_slots(port_slots),
+      "Where finished async_calls wait for their event loop: an eventfd "
+      "the loop watches (fileno) and the calls it completes (drain).")
+      .def("__init__",
+           [](CompletionPort* self) {
+             int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+             if (fd < 0) {
+               throw std::runtime_error(std::string("eventfd failed: ") +
+                                        std::strerror(errno));
+             }
+             new (self) CompletionPort{std::make_shared<PortState>()};
+             self->state->fd = fd;
+           })
+      .def(
+          "fileno", [](const CompletionPort& self) { return self.state->fd; },
+          "The eventfd, readable when calls have finished.")
+      .def("drain", &DrainPort,
+           "Completes the futures of the calls that have finished.");
+  m.def("_start_async_call", &StartAsyncCall, "invoker"_a, "port"_a, "loop"_a,
+        "args"_a,
+        "Starts an asynchronous call of a coarse-fences function on a "
+        "device with queue threads; returns an asyncio future of `loop`, or "
+        "None when the call cannot be made that way.");
   m.def(
       "_set_call_hooks",
       [](nb::handle device_array_type, nb::object numpy_asarray,

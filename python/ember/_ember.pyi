@@ -984,3 +984,18 @@ def benchmark_function(context: VmContext, function: VmFunction, inputs: VmVaria
     """
     Calls `function` in `context` repeatedly with the arguments in `inputs` and returns one (wall seconds, process CPU seconds, calls) sample per repetition. Runs without the GIL; with `timeout` (seconds), raises TimeoutError when the benchmark has not finished in time.
     """
+
+class HalDeviceLoopBridge:
+    """
+    Bridges device semaphore signalling to asyncio futures: on_semaphore(semaphore, payload, value) returns a future of `loop` that resolves to `value` once the semaphore reaches `payload` (RuntimeError if it fails). One native thread per bridge waits for every requested timepoint without the GIL; stop() ends it and cancels the futures still pending.
+    """
+
+    def __init__(self, device: object, loop: object) -> None: ...
+
+    def stop(self) -> None:
+        """Stops the bridge's thread; pending futures are cancelled."""
+
+    def on_semaphore(self, semaphore: HalSemaphore, payload: int, value: object) -> object:
+        """
+        A future of the loop that resolves to `value` once `semaphore` reaches `payload`.
+        """

@@ -35,10 +35,13 @@ argument count mismatch), so this is an Ember extension.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
+import functools
 import json
 import logging
 import re
+import weakref
 
 import numpy as np
 
@@ -433,6 +436,28 @@ def _declared_arguments(reflection: dict) -> list:
     return declared
 
 
+# One _CompletionPort per event loop, watched by the loop (add_reader): the
+# eventfd through which device threads say that async_calls have finished.
+# Kept on the loop itself, so that a dropped loop takes its port with it (the
+# port holds finished calls' futures, which hold the loop: a cycle the
+# collector sees); loops that take no attributes use a weak dictionary.
+_completion_ports = weakref.WeakKeyDictionary()
+
+
+def _completion_port(loop):
+    port = getattr(loop, "_ember_completion_port", None)
+    if port is None:
+        port = _completion_ports.get(loop)
+    if port is None:
+        port = _ember._CompletionPort()
+        loop.add_reader(port.fileno(), port.drain)
+        try:
+            loop._ember_completion_port = port
+        except AttributeError:
+            _completion_ports[loop] = port
+    return port
+
+
 class FunctionInvoker(NativeInvoker):
     """A callable VM function bound to a context and a device.
 
@@ -531,6 +556,30 @@ class FunctionInvoker(NativeInvoker):
         if not values:
             return None
         return tuple(values)
+
+    async def async_call(self, *args, **kwargs):
+        """Calls the function from asyncio without blocking the event loop.
+
+        ``await invoker.async_call(*args)`` returns what ``invoker(*args)``
+        returns. A function of the coarse-fences model (compiled with
+        ``--iree-execution-model=async-external``) on a device with queue
+        threads (``local-task``) is issued on the loop's thread and returns
+        once its work is queued; the result arrives when its signal fence
+        does, so many calls awaited together (``asyncio.gather``) are in
+        flight at once and run side by side on the device. Other functions
+        (and local-sync) run whole on the loop's default executor, so the
+        loop stays free, but calls into one context still run one at a
+        time. An Ember extension: iree.runtime has no awaitable call.
+        """
+        loop = asyncio.get_running_loop()
+        future = None
+        if not kwargs:
+            future = _ember._start_async_call(self, _completion_port(loop),
+                                              loop, *args)
+        if future is None:
+            return await loop.run_in_executor(
+                None, functools.partial(self, *args, **kwargs))
+        return await future
 
     def _invoke_with_fences(self, arg_list: VmVariantList,
                             ret_list: VmVariantList):
