@@ -27,7 +27,7 @@ from pathlib import Path
 DEFAULT_FILES = [
     "array_interop_test.py", "benchmark_test.py", "flags_test.py",
     "function_test.py", "hal_test.py", "system_api_test.py",
-    "system_setup_test.py", "vm_test.py", "vm_types_test.py",
+    "system_setup_test.py", "vm_test.py", "vm_types_test.py", "py_module_test.py",
 ]
 OUTCOMES = ("passed", "failed", "skipped", "error", "xfailed", "xpassed")
 
