@@ -580,6 +580,7 @@ PyType_Slot kInterfaceSlots[] = {
 void BindPyModule(nb::module_& m) {
   nb::class_<PyModuleInterface>(
       m, "PyModuleInterface", nb::type_slots(kInterfaceSlots),
+      nb::is_weak_referenceable(),
       "Builds a native VM module whose exports call Python: export() "
       "functions with their calling conventions, then create() the VmModule. "
       "`ctor(iface)` runs once per VmContext the module is registered in and "
