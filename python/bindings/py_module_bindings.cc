@@ -11,8 +11,12 @@
 // function, and so do VmContext.invoke and FunctionInvoker.
 //
 // Lifecycle (upstream's): an interface is mutable until create(), which may
-// run once; it is `initialized` from then on, and `destroyed` once the last
-// reference to the module it made is gone (VmModules, VmFunctions, contexts).
+// run once; it is `initialized` from then on, and `destroyed` once no
+// VmModule and no context holds the module it made. A VmFunction keeps only
+// the module's C++ core (names, cconvs), not its Python objects, so a
+// function object left lying around does not keep the callables alive --
+// upstream's holds no reference at all (and dangles); Ember's refuses calls
+// cleanly, as no context can hold the module any more.
 //
 // Conversions, upstream's: arguments i/I become Python ints, f/F floats, r a
 // VmRef (None-like null VmRef for a null ref; deref it to the wrapper type).
@@ -220,7 +224,15 @@ class PyModule final : public vm::Module {
         ctor_(ctor),
         exports_(std::move(exports)),
         refs_(refs) {}
-  ~PyModule() override { Release(&ReleaseRefs, refs_); }
+  ~PyModule() override { ReleasePython(); }
+
+  // Drops the module's Python references (see Create: when no VmModule and
+  // no context holds the module any more). Calls and new states fail
+  // after; none can come, as nothing that could make them is left.
+  void ReleasePython() {
+    PythonRefs* refs = std::exchange(refs_, nullptr);
+    if (refs != nullptr) Release(&ReleaseRefs, refs);
+  }
 
   std::string_view name() const override { return name_; }
   uint32_t version() const override { return 0; }
@@ -236,6 +248,7 @@ class PyModule final : public vm::Module {
   vm::ImportInfo import_info(size_t) const override { return {}; }
 
   Result<std::unique_ptr<vm::ModuleState>> CreateState(vm::Context&) override {
+    if (refs_ == nullptr) return Destroyed();
     nb::gil_scoped_acquire gil;
     PyObject* state = PyObject_CallOneArg(ctor_, iface_);
     if (state == nullptr) {
@@ -261,6 +274,7 @@ class PyModule final : public vm::Module {
                         name_.c_str(), function.ordinal,
                         static_cast<int>(function.linkage));
     }
+    if (refs_ == nullptr) return Destroyed();
     const PyExport& f = *exports_[function.ordinal];
     const vm::CconvSide& argument_types = f.parsed.arguments;
     const vm::CconvSide& result_types = f.parsed.results;
@@ -298,6 +312,11 @@ class PyModule final : public vm::Module {
   }
 
  private:
+  Status Destroyed() const {
+    return MakeStatus(StatusCode::kFailedPrecondition,
+                      "Python module '%s' was destroyed", name_.c_str());
+  }
+
   Status PythonFailure(const PyExport& f, const char* what) const {
     return MakeStatus(StatusCode::kUnknown,
                       "Exception raised from Python module function '%s.%s' "
@@ -537,13 +556,22 @@ struct PyModuleInterface {
       refs->objects.push_back(f->callable);
       frozen.push_back(std::move(f));
     }
-    auto created =
+    auto core =
         std::make_shared<PyModule>(module_name, refs->objects[0],
                                    refs->objects[1], std::move(frozen), refs);
+    // The handle that VmModules and contexts hold: the same module, with its
+    // own count, whose end releases the Python side (upstream's destroy).
+    // VmFunctions hold `core` only, so a function object kept around does
+    // not keep the callables alive (upstream's holds no reference at all).
+    std::shared_ptr<vm::Module> handle(core.get(), [core](vm::Module*) mutable {
+      core->ReleasePython();
+      core.reset();
+    });
     initialized = true;
-    module = created;
+    module = handle;
     VmModule result;
-    result.module = std::move(created);
+    result.module = std::move(handle);
+    result.function_owner = std::move(core);
     return result;
   }
 };

@@ -444,3 +444,27 @@ def test_no_leaked_instances_at_exit():
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
     assert "leaked" not in result.stderr, result.stderr
+
+
+def test_kept_function_does_not_keep_module_alive(runtime):
+    # As in iree.runtime, a VmFunction does not keep the module's Python
+    # side alive: dropping the module and its contexts destroys it.
+    iface = runtime.PyModuleInterface("kept", _identity_ctor)
+    iface.export("f", "0i_i", lambda state, a: a * 3)
+    module = iface.create()
+    context = _context(runtime, module)
+    function = module.lookup_function("f")
+    assert _invoke(runtime, context, module, "f", (5,), 1).get_variant(0) == 15
+    context = None
+    module = None
+    gc.collect()
+    assert iface.destroyed
+    if runtime is ember_rt:
+        # Ember's function still reads its metadata and refuses calls
+        # cleanly (upstream's points at freed memory).
+        assert function.name == "f"
+        args = ember_rt.VmVariantList(1)
+        args.push_int(5)
+        with pytest.raises(ValueError, match="not registered"):
+            ember_rt.VmContext(ember_rt.VmInstance()).invoke(
+                function, args, ember_rt.VmVariantList(1))
