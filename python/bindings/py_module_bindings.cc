@@ -100,11 +100,25 @@ void ReleaseRefs(void* owner) {
 
 void ReleaseObject(void* owner) { Py_XDECREF(static_cast<PyObject*>(owner)); }
 
+// Whether this thread holds the GIL of a live interpreter, finalizing or
+// not. Py_IsInitialized() is already false while the interpreter finalizes
+// (when module teardown frees contexts), and PyGILState_Check() answers yes
+// once it is gone, so neither alone will do.
+bool ThisThreadHoldsGil() {
+  PyThreadState* mine = PyGILState_GetThisThreadState();
+#if PY_VERSION_HEX >= 0x030D0000
+  PyThreadState* holder = PyThreadState_GetUnchecked();
+#else
+  PyThreadState* holder = _PyThreadState_UncheckedGet();
+#endif
+  return mine != nullptr && mine == holder;
+}
+
 // ReleasePythonOwned, except that a thread holding the GIL releases now even
-// while the interpreter finalizes (module teardown frees contexts then, and
-// skipping the release would leak the interface and its callables).
+// while the interpreter finalizes: skipping the release then would leak the
+// interface and its callables (nanobind reports them at exit).
 void Release(void (*release)(void* owner), void* owner) {
-  if (Py_IsInitialized() && PyGILState_Check()) {
+  if (ThisThreadHoldsGil()) {
     release(owner);
   } else {
     ReleasePythonOwned(release, owner);

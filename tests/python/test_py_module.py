@@ -321,6 +321,20 @@ def test_compiled_program_calls_python_import(runtime, import_vmfb):
     assert out.get_variant(0) == 42
 
 
+def test_function_invoker_calls_python_exports(runtime):
+    # A SystemContext binds the module's exports through FunctionInvoker.
+    iface = runtime.PyModuleInterface("direct", _identity_ctor)
+    iface.export("add", "0ii_i", lambda state, a, b: a + b)
+    iface.export("halve", "0F_F", lambda state, x: x / 2)
+    iface.export("same", "0r_r", lambda state, ref: ref)
+    context = runtime.SystemContext(vm_modules=[iface.create()],
+                                    config=runtime.Config("local-sync"))
+    assert context.modules.direct.add(2, 3) == 5
+    assert context.modules.direct.halve(3.0) == 1.5
+    assert repr(context.modules.direct.same([4, 5])).startswith(
+        "<VmRef vm.list")
+
+
 def test_program_errors_from_python_import(runtime, import_vmfb):
     def ctor(iface):
         return None
@@ -430,6 +444,12 @@ EXIT_SCRIPT = textwrap.dedent("""
         out = rt.VmVariantList(1)
         context.invoke(module.lookup_function("f"), args, out)
         assert out.get_variant(0) == 2
+        # A SystemContext is freed by the collector during interpreter
+        # finalization (no gc.collect() here): the module must still give
+        # its Python objects back then.
+        system = rt.SystemContext(vm_modules=[module],
+                                  config=rt.Config("local-sync"))
+        assert system.modules.m.f(41) == 42
         print("ok")
 
     main()
