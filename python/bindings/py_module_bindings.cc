@@ -345,8 +345,11 @@ class PyModule final : public vm::Module {
       if (argument.is_value()) return WrongArgument(f, index, type);
       try {
         *out = WrapRef(argument.ref()).release().ptr();
-      } catch (nb::python_error&) {
-        return PythonFailure(f, "wrapping a ref argument");
+      } catch (nb::python_error& error) {
+        // nanobind has taken the error out of the interpreter already.
+        return MakeStatus(StatusCode::kUnknown,
+                          "%s.%s: wrapping ref argument %zu failed: %s",
+                          name_.c_str(), f.name.c_str(), index, error.what());
       }
       return Status::Ok();
     }
@@ -425,23 +428,23 @@ class PyModule final : public vm::Module {
       }
       case vm::CconvType::kRef: {
         if (value == Py_None) return WrongResult(f, index, type, value, "");
-        try {
-          nb::handle handle(value);
-          PyVmRef* ref = nullptr;
-          if (nb::try_cast<PyVmRef*>(handle, ref) && ref != nullptr) {
-            *out = ref->ref;
-            return Status::Ok();
+        PyVmRef* ref = nullptr;
+        if (nb::try_cast<PyVmRef*>(nb::handle(value), ref) && ref != nullptr) {
+          *out = ref->ref;
+          return Status::Ok();
+        }
+        // Any wrapper with the ref protocol (HalBufferView, VmVariantList).
+        PyObject* attr = PyObject_GetAttrString(value, kRefAttr);
+        if (attr == nullptr) {
+          if (!PyErr_ExceptionMatches(PyExc_AttributeError)) {
+            return WrongResult(f, index, type, value, TakePythonError());
           }
-          // Any wrapper with the ref protocol (HalBufferView, VmVariantList).
-          if (PyObject_HasAttrString(value, kRefAttr)) {
-            nb::object attr = handle.attr(kRefAttr);
-            if (nb::try_cast<PyVmRef*>(attr, ref) && ref != nullptr) {
-              *out = ref->ref;
-              return Status::Ok();
-            }
-          }
-        } catch (nb::python_error&) {
-          return WrongResult(f, index, type, value, TakePythonError());
+        } else {
+          bool is_ref =
+              nb::try_cast<PyVmRef*>(nb::handle(attr), ref) && ref != nullptr;
+          if (is_ref) *out = ref->ref;
+          Py_DECREF(attr);
+          if (is_ref) return Status::Ok();
         }
         PyErr_Clear();
         return WrongResult(f, index, type, value, "");

@@ -488,3 +488,18 @@ def test_kept_function_does_not_keep_module_alive(runtime):
         with pytest.raises(ValueError, match="not registered"):
             ember_rt.VmContext(ember_rt.VmInstance()).invoke(
                 function, args, ember_rt.VmVariantList(1))
+
+
+def test_ref_result_whose_protocol_raises_on_ember():
+    class Broken:
+        @property
+        def __iree_vm_ref__(self):
+            raise OSError("broken ref")
+
+    iface = ember_rt.PyModuleInterface("broken", _identity_ctor)
+    iface.export("f", "0v_r", lambda state: Broken())
+    module = iface.create()
+    with pytest.raises(RuntimeError,
+                       match=r"broken\.f returned a Broken as result 0.*"
+                       r"broken ref"):
+        _invoke(ember_rt, _context(ember_rt, module), module, "f", (), 1)
