@@ -533,6 +533,14 @@ struct PyModuleInterface {
             ("PyModule function already defined: " + name).c_str());
       }
     }
+    if (!cconv.empty() && cconv[0] != '0') {
+      // As upstream: another version is unsupported rather than malformed.
+      CheckStatus(UnimplementedError("unsupported cconv version '" +
+                                     cconv.substr(0, 1) + "'"),
+                  ("Unparsable calling convention '" + cconv +
+                   "' of PyModule function " + name)
+                      .c_str());
+    }
     std::string canonical = CanonicalCconv(cconv);
     Result<vm::CallingConvention> parsed =
         vm::ParseCallingConvention(canonical);

@@ -257,6 +257,40 @@ def test_variadic_cconv_is_refused(runtime, cconv):
         iface.export("f", cconv, lambda state: None)
 
 
+def test_other_cconv_version_is_unimplemented(runtime):
+    iface = runtime.PyModuleInterface("ver", _identity_ctor)
+    with pytest.raises(NotImplementedError):
+        iface.export("f", "1i_i", lambda state, a: a)
+
+
+@pytest.mark.parametrize("cconv", ["", "0x", "0i_q"])
+def test_malformed_cconv_is_refused_at_export_by_ember(cconv):
+    # iree.runtime 3.11 accepts these at export() and fails later, if ever.
+    iface = ember_rt.PyModuleInterface("bad", _identity_ctor)
+    with pytest.raises(ValueError, match="Unparsable calling convention"):
+        iface.export("f", cconv, lambda state: None)
+
+
+@pytest.mark.parametrize("cconv,canonical", [("0v", "0v_v"), ("0i", "0i_v"),
+                                             ("0i_", "0i_v"), ("0_i", "0v_i"),
+                                             ("0", "0v_v")])
+def test_short_cconvs_work_and_are_spelled_out(runtime, cconv, canonical):
+    iface = runtime.PyModuleInterface("short", _identity_ctor)
+    iface.export("f", cconv, lambda state, *args: 7 if "_i" in canonical
+                 else None)
+    module = iface.create()
+    args = [1] if canonical.startswith("0i") else []
+    out = _invoke(runtime, _context(runtime, module), module, "f", args,
+                  1 if canonical.endswith("_i") else 0)
+    if canonical.endswith("_i"):
+        assert out.get_variant(0) == 7
+    # Ember declares the full spelling, the one compiled programs import
+    # with; iree.runtime keeps the string as given.
+    spelled = canonical if runtime is ember_rt else cconv
+    assert repr(module.lookup_function("f")).startswith(
+        f"<VmFunction f({spelled}),")
+
+
 def test_duplicate_export_is_refused(runtime):
     iface = runtime.PyModuleInterface("dup", _identity_ctor)
     iface.export("f", "0v_v", lambda state: None)
