@@ -537,3 +537,39 @@ def test_ref_result_whose_protocol_raises_on_ember():
                        match=r"broken\.f returned a Broken as result 0.*"
                        r"broken ref"):
         _invoke(ember_rt, _context(ember_rt, module), module, "f", (), 1)
+
+
+def test_threads_sharing_one_context_do_not_deadlock():
+    # Calls on one context are serialised by its mutex, and each callback
+    # takes the GIL while the mutex is held; no thread waits for the mutex
+    # while holding the GIL, so this must finish.
+    class State:
+        def __init__(self, iface):
+            self.total = 0
+
+        def add(self, value):
+            self.total += value
+            return self.total
+
+    iface = ember_rt.PyModuleInterface("shared", State)
+    iface.export("add", "0i_i", State.add)
+    module = iface.create()
+    context = _context(ember_rt, module)
+    failures = []
+
+    def worker():
+        try:
+            for _ in range(300):
+                _invoke(ember_rt, context, module, "add", (1,), 1)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads)
+    assert failures == []
+    assert _invoke(ember_rt, context, module, "add", (0,), 1).get_variant(
+        0) == 1200
