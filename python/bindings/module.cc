@@ -11,6 +11,7 @@ void BindHal(nb::module_& m);
 void BindFunctions(nb::module_& m);
 void BindBenchmark(nb::module_& m);
 void BindLoop(nb::module_& m);
+void BindPyModule(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -22,4 +23,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindFunctions(m);
   ember::python::BindBenchmark(m);
   ember::python::BindLoop(m);
+  ember::python::BindPyModule(m);
 }

@@ -286,7 +286,7 @@ std::optional<VmFunction> LookupFunction(VmModule& module,
     case Linkage::kExportOptional: {
       std::optional<vm::Function> found = target.LookupExport(name);
       if (!found) return std::nullopt;
-      return VmFunction{module.module, linkage, found->ordinal};
+      return VmFunction{module.owner_for_functions(), linkage, found->ordinal};
     }
     case Linkage::kImport:
     case Linkage::kImportOptional:
@@ -294,7 +294,8 @@ std::optional<VmFunction> LookupFunction(VmModule& module,
         const vm::ImportInfo import = target.import_info(i);
         if (import.full_name == name) {
           Linkage actual = import.optional ? Linkage::kImportOptional : linkage;
-          return VmFunction{module.module, actual, static_cast<uint32_t>(i)};
+          return VmFunction{module.owner_for_functions(), actual,
+                            static_cast<uint32_t>(i)};
         }
       }
       return std::nullopt;

@@ -53,6 +53,17 @@ struct VmModule {
   // object for wrapped buffers or a read-only view of Ember's own copy or
   // mapping; None for other kinds.
   nanobind::object blob;
+  // What the VmFunctions looked up on this module hold, when that is not
+  // `module` itself. A Python-defined module (py_module_bindings.cc) gives
+  // its functions the module's core, so that they keep its names and
+  // cconvs readable without keeping its Python objects alive: as in
+  // iree.runtime, the module is destroyed -- its ctor and callables
+  // released -- once no VmModule and no context holds it.
+  std::shared_ptr<vm::Module> function_owner;
+
+  const std::shared_ptr<vm::Module>& owner_for_functions() const {
+    return function_owner ? function_owner : module;
+  }
 
   // The module as a bytecode module, or null for another kind.
   const vm::bytecode::BytecodeModule* bytecode() const {

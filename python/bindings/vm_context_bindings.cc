@@ -26,8 +26,10 @@
 // each VmContext carries a mutex that invoke and register_modules hold
 // around the core call: two Python threads that share a context are
 // serialised instead of racing (upstream takes no lock and races). The
-// mutex is only ever taken after the GIL was released, and the GIL is never
-// taken while holding it, so the two cannot deadlock.
+// mutex is only ever taken after the GIL was released, so the two cannot
+// deadlock: a Python-defined module (py_module_bindings.cc) does take the
+// GIL while a call holds the mutex, but whoever holds the GIL never waits
+// for the mutex.
 // For parallelism, give each thread its own context; modules and the
 // instance are shared freely.
 #include "python/bindings/vm_context_bindings.h"

@@ -999,3 +999,33 @@ class HalDeviceLoopBridge:
         """
         A future of the loop that resolves to `value` once `semaphore` reaches `payload`.
         """
+
+class PyModuleInterface:
+    """
+    Builds a native VM module whose exports call Python: export() functions with their calling conventions, then create() the VmModule. `ctor(iface)` runs once per VmContext the module is registered in and returns the state passed as the first argument of every export.
+    """
+
+    def __init__(self, module_name: str, ctor: object) -> None:
+        """
+        An empty, mutable module named `module_name` whose per-context state `ctor(iface)` makes.
+        """
+
+    def __str__(self) -> str: ...
+
+    @property
+    def initialized(self) -> bool:
+        """Whether create() has been called (the interface is frozen)."""
+
+    @property
+    def destroyed(self) -> bool:
+        """Whether the module create() made has been freed."""
+
+    def create(self) -> VmModule:
+        """
+        Freezes the interface and returns its VmModule (once; a second call raises RuntimeError).
+        """
+
+    def export(self, name: str, cconv: str, callable: object) -> None:
+        """
+        Declares export `name` with calling convention `cconv` (e.g. '0ii_i', '0v_r', '0rr'; i/I/f/F/r, no variadics) calling `callable(state, *args)`. ValueError for a duplicate name or a bad cconv; RuntimeError once created.
+        """

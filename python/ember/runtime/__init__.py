@@ -27,6 +27,7 @@ from ember._ember import (  # noqa: F401
     MappedMemory,
     MemoryAccess,
     MemoryType,
+    PyModuleInterface,
     VmBuffer,
     VmContext,
     VmFunction,
