@@ -212,6 +212,10 @@ static Status UnsupportedFormat(std::string_view name) {
 Status ParseParameterFile(std::string_view format, const Ref<FileHandle>& file,
                           ParameterIndex& index) {
   if (!file) return InvalidArgumentError("no parameter file given");
+  if (!file->readable()) {
+    return MakeStatus(StatusCode::kPermissionDenied,
+                      "the parameter file handle is not readable");
+  }
   std::string_view name = FormatName(format);
   if (EqualsIgnoringCase(name, "irpa")) {
     EMBER_RETURN_IF_ERROR(ParseIrpa(file, index), "parsing an IRPA archive");

@@ -245,6 +245,10 @@ TEST(ParameterIndexTest, FormatNames) {
   }
   EXPECT_EQ(ParseParameterFile("bin", Memory(bytes), *index).code(),
             StatusCode::kUnimplemented);
+  Ref<FileHandle> unreadable =
+      FileHandle::WrapMemory(bytes, false, true, nullptr);
+  EXPECT_EQ(ParseParameterFile("irpa", unreadable, *index).code(),
+            StatusCode::kPermissionDenied);
 }
 
 }  // namespace
