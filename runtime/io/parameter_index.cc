@@ -151,7 +151,7 @@ std::string ParameterIndex::Dump(std::string_view scope) const {
     out += "<global>";
   } else {
     out += "`";
-    out += scope;
+    out += scope.substr(0, scope.find('\0'));
     out += "`";
   }
   out += StringPrintf(" (%zu entries, %" PRIu64 " total bytes)\n", count,
@@ -172,7 +172,8 @@ std::string ParameterIndex::Dump(std::string_view scope) const {
       out += StringPrintf("%16" PRIu64 " | %16" PRIu64 " | %16" PRIu64 " | `",
                           e.offset, e.offset + e.length, e.length);
     }
-    out += e.key;
+    // IREE prints keys with %.*s, which stops at a NUL byte.
+    out += std::string_view(e.key).substr(0, e.key.find('\0'));
     out += "`\n";
   }
   out += "\n";
