@@ -10,9 +10,9 @@ directory (the tests find their testdata relative to themselves):
   official   python -m pytest FILE                 (iree.runtime 3.11)
   ember      python -m ember.shim -m pytest FILE   (iree.runtime -> Ember)
 and the script prints `N passed, M failed, K skipped` per file and runtime,
-then the totals. The default files are the ones the drop-in must pass; the
-io, parameter, Python-module and device-loop tests are left out (they
-belong with parameter archives and async). Exit status 0 when every test
+then the totals. The default files are the ones the drop-in must pass,
+parameters (io_test.py, io_runtime_test.py) included; the Python-module and
+device-loop tests are left out (they belong with async). Exit status 0 when every test
 that passes on the official runtime also passes on Ember.
 """
 
@@ -26,7 +26,8 @@ from pathlib import Path
 
 DEFAULT_FILES = [
     "array_interop_test.py", "benchmark_test.py", "flags_test.py",
-    "function_test.py", "hal_test.py", "system_api_test.py",
+    "function_test.py", "hal_test.py", "io_test.py", "io_runtime_test.py",
+    "system_api_test.py",
     "system_setup_test.py", "vm_test.py", "vm_types_test.py",
 ]
 OUTCOMES = ("passed", "failed", "skipped", "error", "xfailed", "xpassed")
