@@ -13,6 +13,9 @@ The layers (one library per folder under runtime/, see CMakeLists.txt):
     modules/hal    may use vm, hal, base the bridge between VM and HAL
     modules/check  may use modules/hal,  the `check` module (its operands
                    vm, hal, base         are the hal module's ref types)
+    io             may use base          parameter files, indices, archives
+    modules/io_parameters                the `io_parameters` module
+                   may use io, modules/hal, vm, hal, base
     testing        may use every layer   test helpers (tests only)
 
 Above runtime/: tools/, fuzz/ and tests/ may include any layer (not python/);
@@ -38,6 +41,8 @@ LAYERS = {
     "hal/cpu": {"hal", "base"},
     "modules/hal": {"vm", "hal", "base"},
     "modules/check": {"modules/hal", "vm", "hal", "base"},
+    "io": {"base"},
+    "modules/io_parameters": {"io", "modules/hal", "vm", "hal", "base"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SOURCE_SUFFIXES = {".h", ".cc", ".cpp", ".inl"}
