@@ -238,7 +238,7 @@ def test_large_parameter_is_not_copied(ember_rt, program, tmp_path):
     modules = rt.load_vm_modules(
         rt.create_io_parameters_module(instance, index.create_provider("model")),
         rt.create_hal_module(instance, device),
-        rt.VmModule.mmap(instance, str(vmfb_path(program))),
+        rt.VmModule.mmap(instance, str(program)),
         config=rt.Config(device=device))
     stats = device.allocator.statistics
     # The globals are loaded at initialization: imported, not allocated.
@@ -246,10 +246,6 @@ def test_large_parameter_is_not_copied(ember_rt, program, tmp_path):
     assert stats["bytes_allocated"] < BIG * 4
     big = modules[-1].run(np.ones(4, np.float32))[2].to_host()
     np.testing.assert_array_equal(big, values()["big"])
-
-
-def vmfb_path(program: Path) -> Path:
-    return program
 
 
 def test_index_dropped_while_module_lives(ember_rt, program):

@@ -225,9 +225,11 @@ class IoParametersTest : public ::testing::Test {
   }
   static Ref<h::Buffer> BufferAt(const std::vector<Variant>& results,
                                  size_t i) {
-    auto* list = static_cast<vm::List*>(results[0].ref().object());
+    auto* list = results[0].ref().As<vm::List>();
+    if (list == nullptr) return nullptr;
     auto ref = list->GetRefOfType(i, vm::TypeDef::OfRef(hal::BufferType()));
-    return Ref<h::Buffer>::Retain(static_cast<h::Buffer*>(ref->object()));
+    if (!ref.ok()) return nullptr;
+    return ref->RetainAs<h::Buffer>();
   }
 
   uint8_t* file_bytes_ = nullptr;
@@ -248,19 +250,26 @@ TEST_F(IoParametersTest, ExportsAsIree) {
 }
 
 TEST_F(IoParametersTest, LoadAliasesFilesAndFillsSplats) {
-  auto results = Load(
-      "scope",
-      MakeTables({"b", "sp", "a"}, {{{4, 0, 8}}, {{1, 0, 5}}, {{0, 0, 64}}}));
+  auto results =
+      Load("scope",
+           MakeTables({"b", "sp", "a", "b"},
+                      {{{0, 0, 8}}, {{1, 0, 5}}, {{0, 0, 64}}, {{4, 0, 4}}}));
   ASSERT_TRUE(results.ok()) << results.status().ToString();
   Ref<h::Buffer> b = BufferAt(*results, 0);
+  ASSERT_TRUE(b);
   EXPECT_EQ(Contents(b),
-            (std::vector<uint8_t>{132, 133, 134, 135, 136, 137, 138, 139}));
-  // Constant use of a file entry: the buffer is the file's memory.
-  EXPECT_EQ(b->DeviceRange(0, 8)->data(), file_bytes_ + 132);
+            (std::vector<uint8_t>{128, 129, 130, 131, 132, 133, 134, 135}));
+  // Constant use of an aligned file range: the buffer is the file's memory.
+  EXPECT_EQ(b->DeviceRange(0, 8)->data(), file_bytes_ + 128);
   // Splat from pattern phase 1.
   EXPECT_EQ(Contents(BufferAt(*results, 1)),
             (std::vector<uint8_t>{0xBB, 0xCC, 0xAA, 0xBB, 0xCC}));
   EXPECT_EQ(BufferAt(*results, 2)->DeviceRange(0, 64)->data(), file_bytes_);
+  // A range that is not 64-byte aligned is copied (kernels assume aligned
+  // bindings).
+  Ref<h::Buffer> unaligned = BufferAt(*results, 3);
+  EXPECT_NE(unaligned->DeviceRange(0, 4)->data(), file_bytes_ + 132);
+  EXPECT_EQ(Contents(unaligned), (std::vector<uint8_t>{132, 133, 134, 135}));
 }
 
 TEST_F(IoParametersTest, WritableUseOfReadOnlyMemoryIsACopy) {
