@@ -8,6 +8,10 @@
 # ranks 0 to 3, format versions 1.0 to 3.0, several arrays in one file, and
 # the forms it must refuse (Fortran order, big-endian, structured dtypes,
 # truncated data, a wrong magic or version, an oversized header).
+# irpa_parser_fuzzer, gguf_parser_fuzzer and safetensors_parser_fuzzer start
+# from small files of their format written by tests/io/param_files.py (the
+# writers the parity tests check against iree.runtime): every entry kind,
+# ggml type and JSON form the readers accept, and a few they refuse.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build/fuzz-seeds}"
@@ -68,6 +72,63 @@ seeds += [
 ]
 for index, seed in enumerate(seeds):
     with open(os.path.join(out, f"seed_{index:03d}.npy"), "wb") as f:
+        f.write(seed)
+PY
+    ;;
+  irpa_parser_fuzzer|gguf_parser_fuzzer|safetensors_parser_fuzzer)
+    python3 - "$out" "${target%_parser_fuzzer}" "$root/tests/io" <<'PY'
+import os
+import struct
+import sys
+
+out, kind = sys.argv[1], sys.argv[2]
+sys.path.insert(0, sys.argv[3])
+import param_files as pf  # noqa: E402
+
+p = pf.pattern_bytes
+seeds = []
+if kind == "irpa":
+    seeds += [
+        pf.irpa([]),
+        pf.irpa([("w", b"meta", ("data", p(40))),
+                 ("s", b"", ("splat", b"\x07\0\0\0", 1024)),
+                 ("b", b"", ("data", p(3)))]),
+        pf.irpa([("e", b"", ("data", b"")), ("x" * 40, b"m" * 30,
+                 ("data", p(130)))]),
+        pf.irpa([(f"s{w}", b"", ("splat", p(w), 4096)) for w in (1, 2, 4, 8, 16)]),
+        pf.irpa([("d", b"", ("data", p(5))), ("d", b"", ("data", p(7)))]),
+    ]
+    skip = bytearray(seeds[1])
+    struct.pack_into("<I", skip, 96 + 8, 0)
+    seeds.append(bytes(skip))
+elif kind == "gguf":
+    kv = [("general.name", 8, "tiny"), ("x.u8", 0, 7), ("x.f64", 12, 1.5),
+          ("x.strs", 9, (8, ["a", "bc"])), ("x.i32s", 9, (5, [1, -2]))]
+    every = [(f"t{t}", t, [blk * 2]) for t, (blk, _) in sorted(pf.GGML_TYPES.items())]
+    seeds += [
+        pf.gguf(every, kv)[0],
+        pf.gguf([("a", 0, [3]), ("b", 1, [5, 3])], kv, 16)[0],
+        pf.gguf([("a", 0, [3]), ("b", 8, [32])], [], 64)[0],
+        pf.gguf([("a", 0, [4])], kv, version=2)[0],
+        pf.gguf([("s", 0, [])])[0],
+        pf.gguf([], kv)[0],
+        pf.gguf([("a", 4, [32])])[0],
+    ]
+else:
+    seeds += [
+        pf.safetensors([("a", "F32", [3], p(12)), ("b", "I8", [2], b"xy")]),
+        pf.safetensors([("w", "F16", [2, 2], p(8))], metadata={"format": "pt"},
+                       header_pad=7),
+        pf.safetensors([("e", "F32", [0], b"")]),
+    ]
+    for text in ('{"a\\u00e9": {"data_offsets": [0, 4]}, "a": '
+                 '{"data_offsets": [0, 2]},}',
+                 '{/* c */ "a": // x\n {"data_offsets": "[0x1, 3]"}}',
+                 '{"a": {"data_offsets": [0, 4], "n": [1.5e3, -0, true, '
+                 'false, null, {"k": []}]}}'):
+        seeds.append(pf.safetensors([], raw_header=text) + b"DATA")
+for index, seed in enumerate(seeds):
+    with open(os.path.join(out, f"seed_{index:03d}.{kind}"), "wb") as f:
         f.write(seed)
 PY
     ;;

@@ -84,6 +84,11 @@ build/asan/module_loader_fuzzer build/corpus
 build/asan/bytecode_verifier_fuzzer build/corpus
 fuzz/make_seed_corpus.sh build/npy-seeds npy_reader_fuzzer >/dev/null
 build/asan/npy_reader_fuzzer build/npy-seeds
+for format in irpa gguf safetensors; do
+  fuzz/make_seed_corpus.sh "build/$format-seeds" "${format}_parser_fuzzer" \
+    >/dev/null
+  "build/asan/${format}_parser_fuzzer" "build/$format-seeds"
+done
 
 build_and_test release -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_FUZZERS=OFF
 build_and_test release-switch -DCMAKE_BUILD_TYPE=Release \

@@ -51,8 +51,8 @@ class ParameterIndex final : public RefCounted {
   // Makes room for `capacity` entries in total (a hint).
   Status Reserve(size_t capacity);
 
-  // Validates `entry` (a file range inside its file; a splat pattern of
-  // 1, 2, 4, 8 or 16 bytes as IREE accepts) and appends it. Thread-safe.
+  // Validates `entry` (a file range inside its file; a splat pattern of at
+  // most 16 bytes, as IREE's index accepts) and appends it. Thread-safe.
   Status Add(ParameterEntry entry);
 
   size_t size() const;
