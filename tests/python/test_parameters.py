@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import gc
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import compile_mlir, ember_run_module_command
+from conftest import REPO_ROOT, compile_mlir, ember_run_module_command
+
+sys.path.insert(0, str(REPO_ROOT / "tests" / "io"))
+import param_files  # noqa: E402  (pure-Python gguf/safetensors writers)
 
 PROGRAM = r"""
 util.global private @w = #stream.parameter.named<"model"::"w"> : tensor<4xf32>
@@ -122,6 +126,34 @@ def test_irpa_results_equal_official(ember_rt, iree_rt, program, tmp_path,
     np.testing.assert_array_equal(results["ember"][0], x * v["w"])
     np.testing.assert_array_equal(results["ember"][1], v["s"])
     np.testing.assert_array_equal(results["ember"][2], v["big"])
+
+
+@pytest.mark.parametrize("format", ["safetensors", "gguf"])
+def test_other_formats_equal_official(ember_rt, iree_rt, program, tmp_path,
+                                      format):
+    """The same .safetensors / .gguf file read by both runtimes gives the
+    same results (gguf data is the writer's byte pattern)."""
+    v = values()
+    path = tmp_path / f"model.{format}"
+    if format == "safetensors":
+        path.write_bytes(param_files.safetensors([
+            ("w", "F32", [4], v["w"].tobytes()),
+            ("s", "I32", [3], v["s"].tobytes()),
+            ("big", "F32", [BIG], v["big"].tobytes()),
+        ]))
+    else:
+        data, _ = param_files.gguf([("w", 0, [4]), ("s", 18, [3]),
+                                    ("big", 0, [BIG])])
+        path.write_bytes(data)
+    x = np.array([1.0, -1.0, 0.5, 2.0], np.float32)
+    results = {}
+    for name, rt in (("official", iree_rt), ("ember", ember_rt)):
+        index = rt.ParameterIndex()
+        index.load(str(path))
+        results[name] = run_program(rt, program, index, "model", "run", x)
+    assert_same_bits(results["official"], results["ember"])
+    if format == "safetensors":
+        np.testing.assert_array_equal(results["ember"][2], v["big"])
 
 
 def test_buffers_and_splats_equal_official(ember_rt, iree_rt, program):
