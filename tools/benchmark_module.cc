@@ -46,6 +46,7 @@ struct Options {
   std::string module_path;
   std::string function;
   std::string device = "local-task";
+  std::vector<std::string> parameters;  // --parameters=[SCOPE=]FILE
   std::vector<std::string> inputs;
   int repetitions = 1;
   double min_seconds = 0.5;
@@ -143,7 +144,8 @@ Status Run(const Options& options) {
   }
   EMBER_ASSIGN_OR_RETURN(
       ember::tools::Program program,
-      ember::tools::LoadProgram(options.module_path, device));
+      ember::tools::LoadProgram(options.module_path, device, nullptr,
+                                options.parameters));
   EMBER_ASSIGN_OR_RETURN(
       ember::vm::CallingConvention cconv,
       ember::tools::FindFunction(*program.module, options.function));
@@ -269,7 +271,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
       std::printf(
           "usage: ember-benchmark-module --module=FILE --function=NAME "
-          "[--device=URI] [--input=VALUE ...] [--benchmark_repetitions=N] "
+          "[--device=URI] [--parameters=[SCOPE=]FILE ...] [--input=VALUE ...] "
+          "[--benchmark_repetitions=N] "
           "[--benchmark_min_time=SECONDSs|Nx] "
           "[--task_topology_max_group_count=N] "
           "[--benchmark_format=console|json] [--benchmark_out=FILE] "
@@ -281,6 +284,8 @@ int main(int argc, char** argv) {
       options.function = value;
     } else if ((value = FlagValue(arg, "--device"))) {
       options.device = value;
+    } else if ((value = FlagValue(arg, "--parameters"))) {
+      options.parameters.emplace_back(value);
     } else if ((value = FlagValue(arg, "--input"))) {
       options.inputs.emplace_back(value);
     } else if ((value = FlagValue(arg, "--benchmark_repetitions"))) {

@@ -33,6 +33,7 @@ using ember::tools::FlagValue;
 struct Options {
   std::string module_path;
   std::string device = "local-task";
+  std::vector<std::string> parameters;  // --parameters=[SCOPE=]FILE
   bool expect_failure = false;
 };
 
@@ -40,8 +41,8 @@ struct Options {
 std::vector<std::string> RunTest(const Options& options,
                                  const std::string& name) {
   auto failures = std::make_shared<ember::modules::check::CheckFailures>();
-  auto program =
-      ember::tools::LoadProgram(options.module_path, options.device, failures);
+  auto program = ember::tools::LoadProgram(options.module_path, options.device,
+                                           failures, options.parameters);
   if (!program.ok()) return {program.status().ToString()};
   auto context =
       ember::vm::Context::Create(program->instance, program->modules);
@@ -56,7 +57,8 @@ std::vector<std::string> RunTest(const Options& options,
 }
 
 int Run(const Options& options) {
-  auto program = ember::tools::LoadProgram(options.module_path, options.device);
+  auto program = ember::tools::LoadProgram(options.module_path, options.device,
+                                           nullptr, options.parameters);
   if (!program.ok()) {
     std::fprintf(stderr, "ember-check-module: %s\n",
                  program.status().ToString().c_str());
@@ -114,12 +116,14 @@ int main(int argc, char** argv) {
     if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
       std::printf(
           "usage: ember-check-module --module=FILE [--device=URI] "
-          "[--expect_failure]\n");
+          "[--parameters=[SCOPE=]FILE ...] [--expect_failure]\n");
       return 0;
     } else if ((value = FlagValue(arg, "--module"))) {
       options.module_path = value;
     } else if ((value = FlagValue(arg, "--device"))) {
       options.device = value;
+    } else if ((value = FlagValue(arg, "--parameters"))) {
+      options.parameters.emplace_back(value);
     } else if (std::strcmp(arg, "--expect_failure") == 0 ||
                std::strcmp(arg, "--expect_failure=true") == 0) {
       options.expect_failure = true;

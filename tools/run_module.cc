@@ -85,6 +85,7 @@ struct Options {
   std::string module_path;
   std::string device = "local-task";
   std::string function;
+  std::vector<std::string> parameters;
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<std::string> expected_outputs;
@@ -97,11 +98,15 @@ struct Options {
 void PrintUsage(FILE* stream) {
   std::fprintf(stream,
                "usage: ember-run-module --module=FILE --function=NAME "
-               "[--device=URI] [--input=VALUE ...] [--output=SPEC ...]\n"
+               "[--device=URI] [--parameters=[SCOPE=]FILE ...]\n"
+               "       [--input=VALUE ...] [--output=SPEC ...]\n"
                "       [--expected_output=VALUE ...] [--repeat=N] "
                "[--print-timing]\n"
                "  --device=URI        local-sync, local-task (default), "
                "local-task?worker_count=N\n"
+               "  --parameters=[SCOPE=]FILE  parameters (.irpa, .gguf, "
+               ".safetensors) for SCOPE\n"
+               "                      (empty when not given); repeatable\n"
                "  --input=TYPE=VALUE  a scalar argument: i32=5, i64=-1, "
                "f32=0.5, f64=2.25;\n"
                "                      a bare VALUE takes its type from the "
@@ -131,7 +136,8 @@ void PrintUsage(FILE* stream) {
 Result<int> Run(const Options& options) {
   EMBER_ASSIGN_OR_RETURN(
       ember::tools::Program program,
-      ember::tools::LoadProgram(options.module_path, options.device));
+      ember::tools::LoadProgram(options.module_path, options.device, nullptr,
+                                options.parameters));
   const auto& module = program.module;
 
   EMBER_ASSIGN_OR_RETURN(
@@ -245,6 +251,8 @@ int main(int argc, char** argv) {
       options.device = value;
     } else if ((value = FlagValue(arg, "--function"))) {
       options.function = value;
+    } else if ((value = FlagValue(arg, "--parameters"))) {
+      options.parameters.emplace_back(value);
     } else if ((value = FlagValue(arg, "--input"))) {
       options.inputs.emplace_back(value);
     } else if ((value = FlagValue(arg, "--output"))) {

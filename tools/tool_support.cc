@@ -15,7 +15,10 @@
 #include "runtime/hal/buffer_view_format.h"
 #include "runtime/hal/cpu/local_device.h"
 #include "runtime/hal/driver.h"
+#include "runtime/io/file_handle.h"
+#include "runtime/io/parameter_index.h"
 #include "runtime/modules/hal/hal_module.h"
+#include "runtime/modules/io_parameters/io_parameters_module.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/module_file.h"
 #include "tools/numpy_io.h"
@@ -382,9 +385,45 @@ std::string Excerpt(std::string_view text) {
 
 }  // namespace
 
+// One provider per scope, in the order scopes first appear; each
+// `[SCOPE=]FILE` adds the file's entries to its scope's index.
+Result<std::vector<Ref<modules::io_parameters::ParameterProvider>>>
+LoadParameterProviders(const std::vector<std::string>& specs) {
+  std::vector<std::string> scopes;
+  std::vector<Ref<io::ParameterIndex>> indexes;
+  for (const std::string& spec : specs) {
+    const size_t equals = spec.find('=');
+    std::string scope, file_path = spec;
+    if (equals != std::string::npos) {
+      scope = spec.substr(0, equals);
+      file_path = spec.substr(equals + 1);
+    }
+    size_t at = 0;
+    while (at < scopes.size() && scopes[at] != scope) ++at;
+    if (at == scopes.size()) {
+      scopes.push_back(scope);
+      indexes.push_back(io::ParameterIndex::Create());
+    }
+    EMBER_ASSIGN_OR_RETURN(std::string format, io::FormatFromPath(file_path),
+                           "parameter file '%s'", file_path.c_str());
+    EMBER_ASSIGN_OR_RETURN(Ref<io::FileHandle> file,
+                           io::FileHandle::Open(file_path, false),
+                           "opening parameter file '%s'", file_path.c_str());
+    EMBER_RETURN_IF_ERROR(io::ParseParameterFile(format, file, *indexes[at]),
+                          "parsing parameter file '%s'", file_path.c_str());
+  }
+  std::vector<Ref<modules::io_parameters::ParameterProvider>> providers;
+  for (size_t i = 0; i < scopes.size(); ++i) {
+    providers.push_back(modules::io_parameters::ParameterProvider::Create(
+        scopes[i], indexes[i]));
+  }
+  return providers;
+}
+
 Result<Program> LoadProgram(
     const std::string& path, const std::string& device_uri,
-    std::shared_ptr<modules::check::CheckFailures> check_failures) {
+    std::shared_ptr<modules::check::CheckFailures> check_failures,
+    const std::vector<std::string>& parameters) {
   Program program;
   program.instance = vm::Instance::Create();
   EMBER_RETURN_IF_ERROR(modules::hal::RegisterHalTypes(*program.instance));
@@ -405,6 +444,13 @@ Result<Program> LoadProgram(
         modules::hal::CreateHalModule({program.device},
                                       modules::hal::StdioDebugSink(stderr)));
     program.modules.push_back(std::move(hal_module));
+  }
+  if (!parameters.empty() || ImportsFrom(*program.module, "io_parameters.")) {
+    EMBER_ASSIGN_OR_RETURN(auto providers, LoadParameterProviders(parameters));
+    EMBER_ASSIGN_OR_RETURN(
+        auto io_parameters_module,
+        modules::io_parameters::CreateIoParametersModule(std::move(providers)));
+    program.modules.push_back(std::move(io_parameters_module));
   }
   if (check_failures) {
     EMBER_ASSIGN_OR_RETURN(auto check_module, modules::check::CreateCheckModule(

@@ -23,17 +23,23 @@ struct Program {
   std::shared_ptr<vm::Instance> instance;
   std::shared_ptr<vm::bytecode::BytecodeModule> module;
   Ref<hal::Device> device;  // null when the program needs no `hal`
-  // In registration order: hal (when needed), check (when asked for), the
-  // program.
+  // In registration order: hal (when needed), io_parameters (when the
+  // program imports it or parameters are given), check (when asked for),
+  // the program.
   std::vector<std::shared_ptr<vm::Module>> modules;
 };
 
 // Loads `path` and prepares its modules. A `hal` module over `device_uri`
 // is added when the program imports from `hal`; a `check` module recording
-// into `check_failures` when that is not null.
+// into `check_failures` when that is not null; an `io_parameters` module
+// serving `parameters` -- iree-run-module's `--parameters=[SCOPE=]FILE`
+// values (irpa, gguf, safetensors; the format from the extension), files of
+// one scope sharing one index -- when the program imports from
+// `io_parameters` or parameters are given.
 Result<Program> LoadProgram(
     const std::string& path, const std::string& device_uri,
-    std::shared_ptr<modules::check::CheckFailures> check_failures = nullptr);
+    std::shared_ptr<modules::check::CheckFailures> check_failures = nullptr,
+    const std::vector<std::string>& parameters = {});
 
 // The exported function names of `module`, skipping `__` internals.
 std::vector<std::string> ExportNames(const vm::Module& module);

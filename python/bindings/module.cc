@@ -12,6 +12,7 @@ void BindFunctions(nb::module_& m);
 void BindBenchmark(nb::module_& m);
 void BindLoop(nb::module_& m);
 void BindPyModule(nb::module_& m);
+void BindIo(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -24,4 +25,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindBenchmark(m);
   ember::python::BindLoop(m);
   ember::python::BindPyModule(m);
+  ember::python::BindIo(m);
 }

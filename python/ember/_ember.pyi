@@ -1029,3 +1029,141 @@ class PyModuleInterface:
         """
         Declares export `name` with calling convention `cconv` (e.g. '0ii_i', '0v_r', '0rr'; i/I/f/F/r, no variadics) calling `callable(state, *args)`. ValueError for a duplicate name or a bad cconv; RuntimeError once created.
         """
+
+def create_io_parameters_module(instance: VmInstance, *providers) -> VmModule:
+    """
+    An `io_parameters` module serving the given ParameterProviders (the first whose scope matches a program's request serves it); link it before the program's module.
+    """
+
+class FileHandle:
+    """
+    A file or memory that parameters live in. Exports its bytes through the buffer protocol when host memory backs it (read-only unless the handle is writable).
+    """
+
+    @staticmethod
+    def wrap_memory(host_buffer: object, readable: bool = True, writable: bool = False) -> FileHandle:
+        """
+        Wraps the memory of a C-contiguous Python buffer without a copy; the object stays held while the handle lives.
+        """
+
+    @staticmethod
+    def wrap_fd(fd: int, readable: bool = True, writable: bool = False) -> FileHandle:
+        """A handle on an open file descriptor (the caller keeps owning it)."""
+
+    @property
+    def is_host_allocation(self) -> bool:
+        """Whether host memory (a mapping or wrapped memory) backs the handle."""
+
+    @property
+    def host_allocation(self) -> object:
+        """
+        A memoryview of the handle's host memory (ValueError when it has none).
+        """
+
+    @property
+    def is_fd(self) -> bool:
+        """Whether the handle is a file descriptor."""
+
+    @property
+    def fd(self) -> int:
+        """The file descriptor of an fd handle."""
+
+    def __repr__(self) -> object: ...
+
+class ParameterProvider:
+    """
+    A scope and the ParameterIndex serving it (ParameterIndex.create_provider); passed to create_io_parameters_module.
+    """
+
+class ParameterIndexEntry:
+    """
+    One parameter of a ParameterIndex: a range of a file or a splat (a repeated pattern).
+    """
+
+    @property
+    def key(self) -> str:
+        """The parameter's name."""
+
+    @property
+    def length(self) -> int:
+        """The parameter's length in bytes."""
+
+    @property
+    def metadata(self) -> bytes:
+        """The entry's metadata bytes (b'' when none)."""
+
+    @property
+    def is_file(self) -> bool:
+        """Whether the bytes are a range of a file."""
+
+    @property
+    def is_splat(self) -> bool:
+        """Whether the entry is a repeated pattern."""
+
+    @property
+    def file_storage(self) -> tuple:
+        """(FileHandle, offset) of a file entry; ValueError for a splat."""
+
+    @property
+    def file_view(self) -> object:
+        """A memoryview of a file entry's bytes (no copy)."""
+
+    @property
+    def splat_pattern(self) -> bytes:
+        """The pattern of a splat entry; ValueError for a file entry."""
+
+    def __repr__(self) -> object: ...
+
+class ParameterIndex:
+    """
+    Named parameters (file ranges and splats) that programs load through an io_parameters module.
+    """
+
+    def __init__(self) -> None:
+        """An empty index."""
+
+    def __len__(self) -> int:
+        """The number of entries."""
+
+    def __getitem__(self, i: int) -> ParameterIndexEntry:
+        """The i-th entry (IndexError past the end)."""
+
+    def items(self) -> list:
+        """[(key, ParameterIndexEntry), ...] in index order."""
+
+    def __repr__(self) -> str:
+        """The index as a table of its entries."""
+
+    def reserve(self, new_capacity: int) -> None:
+        """Makes room for `new_capacity` entries."""
+
+    def add_splat(self, key: str, pattern: object, total_length: int, metadata: str | None = None) -> None:
+        """
+        Adds `key`: `total_length` bytes of `pattern` (a buffer of at most 16 bytes) repeated.
+        """
+
+    def add_from_file_handle(self, key: str, file_handle: FileHandle, length: int, offset: int = 0, metadata: str | None = None) -> None:
+        """Adds `key`: `length` bytes at `offset` of `file_handle`."""
+
+    def add_buffer(self, key: str, buffer: object, readable: bool = True, writable: bool = False, metadata: str | None = None) -> None:
+        """
+        Adds `key` over the memory of a Python buffer, without a copy; the object stays held while the index (or a buffer loaded from it) uses it.
+        """
+
+    def load_from_file_handle(self, file_handle: FileHandle, format: str) -> None:
+        """
+        Adds the entries of a parameter file (format 'irpa', 'gguf' or 'safetensors') held by `file_handle`.
+        """
+
+    def load(self, file_path: str, format: str | None = None, readable: bool = True, writable: bool = False, mmap: bool = True) -> None:
+        """
+        Adds the entries of a parameter file, its format from the extension unless given; mapped (mmap=True, no copy) or read into memory.
+        """
+
+    def create_provider(self, scope: str = '', max_concurrent_operations: int | None = None) -> ParameterProvider:
+        """A ParameterProvider serving this index under `scope`."""
+
+    def create_archive_file(self, file_path: str, file_offset: int = 0, target_index: ParameterIndex | None = None) -> ParameterIndex:
+        """
+        Writes the entries to an IRPA archive at `file_path` (from `file_offset`) and returns an index of the archive's entries (`target_index` when given).
+        """

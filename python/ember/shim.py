@@ -38,6 +38,7 @@ _SUBMODULES = {
     "benchmark": "ember.runtime.benchmark",
     "flags": "ember.runtime.flags",
     "function": "ember.runtime.function",
+    "io": "ember.runtime.io",
     "system_api": "ember.runtime.system_api",
     "system_setup": "ember.runtime.system_setup",
     "version": "ember.runtime.version",

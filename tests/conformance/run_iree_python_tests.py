@@ -10,8 +10,9 @@ directory (the tests find their testdata relative to themselves):
   official   python -m pytest FILE                 (iree.runtime 3.11)
   ember      python -m ember.shim -m pytest FILE   (iree.runtime -> Ember)
 and the script prints `N passed, M failed, K skipped` per file and runtime,
-then the totals. The default files are the drop-in's and the device-loop and
-Python-module tests. Exit status 0 when every test
+then the totals. The default files are the drop-in's, the parameter ones
+(io_test.py, io_runtime_test.py), the device-loop and the Python-module
+tests. Exit status 0 when every test
 that passes on the official runtime also passes on Ember.
 """
 
@@ -25,7 +26,8 @@ from pathlib import Path
 
 DEFAULT_FILES = [
     "array_interop_test.py", "benchmark_test.py", "flags_test.py",
-    "function_test.py", "hal_test.py", "system_api_test.py",
+    "function_test.py", "hal_test.py", "io_test.py", "io_runtime_test.py",
+    "system_api_test.py",
     "system_setup_test.py", "vm_test.py", "vm_types_test.py",
     "hal_device_loop_test.py", "py_module_test.py",
 ]

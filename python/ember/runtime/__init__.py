@@ -12,6 +12,7 @@ from typing import Callable, List
 from ember._ember import (  # noqa: F401
     BufferCompatibility,
     BufferUsage,
+    FileHandle,
     HalAllocator,
     HalBuffer,
     HalBufferView,
@@ -28,6 +29,9 @@ from ember._ember import (  # noqa: F401
     MemoryAccess,
     MemoryType,
     PyModuleInterface,
+    ParameterIndex,
+    ParameterIndexEntry,
+    ParameterProvider,
     VmBuffer,
     VmContext,
     VmFunction,
@@ -36,11 +40,19 @@ from ember._ember import (  # noqa: F401
     VmRef,
     VmVariantList,
     create_hal_module,
+    create_io_parameters_module,
     query_available_drivers,
 )
 
 from . import array_interop, flags, function, system_api, system_setup  # noqa: F401
-from . import version  # noqa: F401
+from . import io, version  # noqa: F401
+from .io import (  # noqa: F401
+    SplatValue,
+    parameter_index_add_numpy_ndarray,
+    parameter_index_entry_as_numpy_flat_ndarray,
+    parameter_index_entry_as_numpy_ndarray,
+    save_archive_file,
+)
 from .array_interop import DeviceArray, asdevicearray, from_dlpack  # noqa: F401
 from . import benchmark  # noqa: F401
 from .benchmark import benchmark_exe, benchmark_module  # noqa: F401
@@ -96,6 +108,17 @@ __all__ = [
     "VmVariantList",
     "create_hal_module",
     "get_driver",
+    # Parameters (io).
+    "FileHandle",
+    "ParameterIndex",
+    "ParameterIndexEntry",
+    "ParameterProvider",
+    "SplatValue",
+    "create_io_parameters_module",
+    "parameter_index_add_numpy_ndarray",
+    "parameter_index_entry_as_numpy_flat_ndarray",
+    "parameter_index_entry_as_numpy_ndarray",
+    "save_archive_file",
     "query_available_drivers",
     # The high-level API (system_api, system_setup, function, array_interop).
     "Config",

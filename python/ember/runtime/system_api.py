@@ -152,7 +152,13 @@ class SystemContext:
             self._vm_context.register_modules(defaults)
             initial = defaults
         else:
-            initial = defaults + tuple(vm_modules)
+            # IREE lets a context hold two modules of one name (imports
+            # resolve to the last); a caller passing its own `hal` module
+            # with a Config that has one (IREE's io_runtime_test does) means
+            # its own, so the default of that name is left out.
+            names = {m.name for m in vm_modules}
+            initial = tuple(m for m in defaults if m.name not in names)
+            initial += tuple(vm_modules)
             self._vm_context = VmContext(self._config.vm_instance, initial)
         self._bound_modules = BoundModules(
             (m.name, BoundModule(self, m)) for m in initial)
