@@ -28,14 +28,13 @@ Status ErrnoStatus(int error, const char* what, const std::string& name) {
 
 }  // namespace
 
-// Fills `handle` from the open descriptor it now owns (handle->fd_): a shared
+// Maps the open descriptor `fd` (owned by the handle being made): a shared
 // writable mapping, or a read-only ByteStorage mapping of the same file
 // (reached through /proc/self/fd so that the mapping is MapFile's and
 // MapPrivateView works on it).
-static Status MapDescriptor(FileHandle& handle, int fd, bool writable,
-                            const std::string& name, void** mapping,
-                            size_t* mapping_size, uint8_t** data,
-                            uint64_t* size,
+static Status MapDescriptor(int fd, bool writable, const std::string& name,
+                            void** mapping, size_t* mapping_size,
+                            uint8_t** data, uint64_t* size,
                             std::shared_ptr<const ByteStorage>* storage) {
   struct stat st;
   if (::fstat(fd, &st) != 0) return ErrnoStatus(errno, "cannot stat", name);
@@ -80,9 +79,9 @@ Result<Ref<FileHandle>> FileHandle::Open(const std::string& path,
   handle->kind_ = writable ? Kind::kSharedMapping : Kind::kReadOnlyMapping;
   handle->readable_ = true;
   handle->writable_ = writable;
-  EMBER_RETURN_IF_ERROR(MapDescriptor(
-      *handle, fd, writable, path, &handle->mapping_, &handle->mapping_size_,
-      &handle->data_, &handle->size_, &handle->storage_));
+  EMBER_RETURN_IF_ERROR(MapDescriptor(fd, writable, path, &handle->mapping_,
+                                      &handle->mapping_size_, &handle->data_,
+                                      &handle->size_, &handle->storage_));
   return handle;
 }
 
@@ -109,10 +108,9 @@ Result<Ref<FileHandle>> FileHandle::WrapFd(int fd, bool readable,
   handle->kind_ = writable ? Kind::kSharedMapping : Kind::kReadOnlyMapping;
   handle->readable_ = readable;
   handle->writable_ = writable;
-  EMBER_RETURN_IF_ERROR(MapDescriptor(*handle, own_fd, writable, name,
-                                      &handle->mapping_, &handle->mapping_size_,
-                                      &handle->data_, &handle->size_,
-                                      &handle->storage_));
+  EMBER_RETURN_IF_ERROR(MapDescriptor(own_fd, writable, name, &handle->mapping_,
+                                      &handle->mapping_size_, &handle->data_,
+                                      &handle->size_, &handle->storage_));
   return handle;
 }
 

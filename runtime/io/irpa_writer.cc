@@ -129,6 +129,23 @@ Status WriteIrpaArchive(const ParameterIndex& source, const std::string& path,
     return OutOfRangeError("archive size overflows");
   }
 
+  // Truncating a file that a source entry maps would pull its pages away
+  // (SIGBUS on the copy below), so writing over a source is refused.
+  struct stat existing;
+  if (::stat(path.c_str(), &existing) == 0) {
+    for (size_t i = 0; i < count; ++i) {
+      const ParameterEntry& e = source.entry(i);
+      struct stat st;
+      if (e.kind == ParameterEntry::Kind::kFile && e.file->fd() >= 0 &&
+          ::fstat(e.file->fd(), &st) == 0 && st.st_dev == existing.st_dev &&
+          st.st_ino == existing.st_ino) {
+        return InvalidArgumentError(StringPrintf(
+            "cannot write the archive over '%s': parameter '%s' is read from "
+            "it",
+            path.c_str(), e.key.c_str()));
+      }
+    }
+  }
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) {
     return InvalidArgumentError(StringPrintf(

@@ -151,7 +151,7 @@ std::string ParameterIndex::Dump(std::string_view scope) const {
     out += "<global>";
   } else {
     out += "`";
-    out += scope;
+    out += scope.substr(0, scope.find('\0'));
     out += "`";
   }
   out += StringPrintf(" (%zu entries, %" PRIu64 " total bytes)\n", count,
@@ -172,7 +172,8 @@ std::string ParameterIndex::Dump(std::string_view scope) const {
       out += StringPrintf("%16" PRIu64 " | %16" PRIu64 " | %16" PRIu64 " | `",
                           e.offset, e.offset + e.length, e.length);
     }
-    out += e.key;
+    // IREE prints keys with %.*s, which stops at a NUL byte.
+    out += std::string_view(e.key).substr(0, e.key.find('\0'));
     out += "`\n";
   }
   out += "\n";
@@ -212,6 +213,10 @@ static Status UnsupportedFormat(std::string_view name) {
 Status ParseParameterFile(std::string_view format, const Ref<FileHandle>& file,
                           ParameterIndex& index) {
   if (!file) return InvalidArgumentError("no parameter file given");
+  if (!file->readable()) {
+    return MakeStatus(StatusCode::kPermissionDenied,
+                      "the parameter file handle is not readable");
+  }
   std::string_view name = FormatName(format);
   if (EqualsIgnoringCase(name, "irpa")) {
     EMBER_RETURN_IF_ERROR(ParseIrpa(file, index), "parsing an IRPA archive");

@@ -225,6 +225,9 @@ TEST(ParameterIndexTest, DumpMatchesIreeLayout) {
   EXPECT_EQ(index->Dump(), expected);
   EXPECT_NE(index->Dump("model").find("// Parameter scope `model` (2 entries"),
             std::string::npos);
+  // Keys print as IREE's %.*s prints them: up to a NUL byte.
+  ASSERT_TRUE(index->Add(FileEntry(std::string("a\0b", 3), file, 0, 1)).ok());
+  EXPECT_NE(index->Dump().find("| `a`\n"), std::string::npos);
 }
 
 TEST(ParameterIndexTest, FormatNames) {
@@ -245,6 +248,10 @@ TEST(ParameterIndexTest, FormatNames) {
   }
   EXPECT_EQ(ParseParameterFile("bin", Memory(bytes), *index).code(),
             StatusCode::kUnimplemented);
+  Ref<FileHandle> unreadable =
+      FileHandle::WrapMemory(bytes, false, true, nullptr);
+  EXPECT_EQ(ParseParameterFile("irpa", unreadable, *index).code(),
+            StatusCode::kPermissionDenied);
 }
 
 }  // namespace

@@ -207,6 +207,13 @@ TEST(IrpaTest, WriterRoundTripAndOffset) {
   EXPECT_EQ(target->entry(0).file->length(), file.size());
   EXPECT_EQ(target->entry(1).kind, ParameterEntry::Kind::kSplat);
 
+  // Writing over a file a source entry maps is refused (it would truncate
+  // the mapping under the copy): `target` reads from out.path().
+  Ref<ParameterIndex> sink = ParameterIndex::Create();
+  EXPECT_EQ(WriteIrpaArchive(*target, out.path(), 0, *sink).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(target->entry(0).file->length(), file.size());
+
   // At an offset: the header starts there, target entries point at the data.
   Ref<ParameterIndex> shifted = ParameterIndex::Create();
   ASSERT_TRUE(WriteIrpaArchive(**index, out.path(), 100, *shifted).ok());
