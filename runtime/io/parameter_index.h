@@ -8,10 +8,11 @@
 // into an index by ParseParameterFile; every count, offset and length read
 // from a file is checked against the file before it is used.
 //
-// Entries are stored in stable chunks (never moved once added), so
-// `entry(i)` and `Lookup` pointers stay valid while entries are added
-// concurrently. Adding is thread-safe; lookups may race with adds only for
-// keys already present when the lookup began.
+// Entries are stored in chunks that never move, so `entry(i)` references
+// and `Lookup` pointers stay valid while more entries are added. Thread
+// safety: Add and Lookup may be called from any thread at any time (they
+// take the index's lock); entry(i) for any i < size() is lock-free and safe
+// while other threads add.
 #pragma once
 
 #include <array>
