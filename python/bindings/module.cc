@@ -10,6 +10,7 @@ void BindVmContext(nb::module_& m);
 void BindHal(nb::module_& m);
 void BindFunctions(nb::module_& m);
 void BindBenchmark(nb::module_& m);
+void BindTrace(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -20,4 +21,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindHal(m);
   ember::python::BindFunctions(m);
   ember::python::BindBenchmark(m);
+  ember::python::BindTrace(m);
 }

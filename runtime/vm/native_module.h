@@ -56,6 +56,7 @@
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
+#include "runtime/base/trace.h"
 #include "runtime/vm/calling_convention.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
@@ -662,7 +663,14 @@ class NativeModule : public Module {
                            std::to_string(function.ordinal));
     }
     const NativeExport<State>& entry = exports_[function.ordinal];
-    return entry.call(static_cast<State&>(state), entry.name, args, results);
+    const uint64_t trace_begin = trace::BeginNs();
+    Status status =
+        entry.call(static_cast<State&>(state), entry.name, args, results);
+    if (trace_begin != 0) [[unlikely]] {
+      trace::CompleteQualified(trace::Category::kNative, name_, entry.name,
+                               trace_begin);
+    }
+    return status;
   }
   bool SupportsRegisterCalls() const override { return true; }
   Status CallWithRegisters(Context&, ModuleState& state,
@@ -674,7 +682,14 @@ class NativeModule : public Module {
                            std::to_string(function.ordinal));
     }
     const NativeExport<State>& entry = exports_[function.ordinal];
-    return entry.call_registers(static_cast<State&>(state), entry.name, call);
+    const uint64_t trace_begin = trace::BeginNs();
+    Status status =
+        entry.call_registers(static_cast<State&>(state), entry.name, call);
+    if (trace_begin != 0) [[unlikely]] {
+      trace::CompleteQualified(trace::Category::kNative, name_, entry.name,
+                               trace_begin);
+    }
+    return status;
   }
 
  private:

@@ -41,6 +41,8 @@ from . import array_interop, flags, function, system_api, system_setup  # noqa: 
 from . import version  # noqa: F401
 from .array_interop import DeviceArray, asdevicearray, from_dlpack  # noqa: F401
 from . import benchmark  # noqa: F401
+from . import tracing  # noqa: F401
+from .tracing import trace, trace_json  # noqa: F401
 from .benchmark import benchmark_exe, benchmark_module  # noqa: F401
 
 # What HalModuleDebugSink calls: callback(trace key, buffer views).
@@ -116,4 +118,7 @@ __all__ = [
     "normalize_value",
     "flags",
     "parse_flags",
+    "trace",
+    "trace_json",
+    "tracing",
 ]

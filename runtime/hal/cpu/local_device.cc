@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/trace.h"
 #include "runtime/hal/cpu/cpu_executable.h"
 #include "runtime/hal/cpu/cpu_info.h"
 
@@ -55,6 +56,15 @@ void FillPattern(uint8_t* target, uint64_t length, uint64_t pattern,
   }
 }
 
+[[gnu::cold, gnu::noinline]] void TraceQueueOperation(const char* operation,
+                                                      uint64_t bytes,
+                                                      bool waited,
+                                                      uint64_t begin) {
+  trace::Complete(trace::Category::kQueue, operation, begin,
+                  {trace::Arg::Int("bytes", static_cast<int64_t>(bytes)),
+                   trace::Arg::Int("has_wait_fence", waited ? 1 : 0)});
+}
+
 }  // namespace
 
 Ref<LocalDevice> LocalDevice::Create(const LocalDeviceOptions& options) {
@@ -84,7 +94,10 @@ Status LocalDevice::Defer(Deferred deferred) {
   {
     std::lock_guard lock(pending_mutex_);
     if (!queue_thread_.joinable()) {
-      queue_thread_ = std::thread([this] { QueueThreadMain(); });
+      queue_thread_ = std::thread([this] {
+        trace::SetThreadName("queue");
+        QueueThreadMain();
+      });
     }
     pending_.push_back(std::move(deferred));
   }
@@ -121,8 +134,15 @@ void LocalDevice::QueueThreadMain() {
     for (size_t i = 0; i < ready.size(); ++i) {
       Status status = std::move(reached[i]);
       if (status.ok()) {
-        std::lock_guard lock(queue_mutex_);
-        status = ready[i].work();
+        const uint64_t trace_begin = trace::BeginNs();
+        {
+          std::lock_guard lock(queue_mutex_);
+          status = ready[i].work();
+        }
+        if (trace_begin != 0) [[unlikely]] {
+          TraceQueueOperation(ready[i].operation, ready[i].bytes, true,
+                              trace_begin);
+        }
       }
       if (!ready[i].signal) continue;
       if (status.ok()) status = ready[i].signal->Signal();
@@ -161,22 +181,33 @@ Result<Ref<Executable>> LocalDevice::CreateExecutable(
 }
 
 template <typename Work, typename MakeDeferred>
-Status LocalDevice::Submit(const Ref<Fence>& wait, const Ref<Fence>& signal,
+Status LocalDevice::Submit(const char* operation, uint64_t bytes,
+                           const Ref<Fence>& wait, const Ref<Fence>& signal,
                            Work&& work, MakeDeferred&& make_deferred) {
   Status status = Status::Ok();
   if (wait && async_) {
     status = wait->Query();
     if (status.code() == StatusCode::kDeferred) {
-      return Defer({wait, signal, make_deferred()});
+      if (trace::Enabled()) [[unlikely]] {
+        trace::Complete(trace::Category::kQueue, "deferred", trace::BeginNs(),
+                        {trace::Arg::Text("operation", operation)});
+      }
+      return Defer({wait, signal, make_deferred(), operation, bytes});
     }
   } else if (wait) {
     // Wait before taking the queue: the wait fence may be signalled by a
     // submission another thread is about to make on this device.
-    status = wait->Wait(Timeout::Infinite());
+    status = wait->Wait(Timeout::Infinite());  // traced if it blocks
   }
   if (status.ok()) {
-    std::lock_guard lock(queue_mutex_);
-    status = work();
+    const uint64_t trace_begin = trace::BeginNs();
+    {
+      std::lock_guard lock(queue_mutex_);
+      status = work();
+    }
+    if (trace_begin != 0) [[unlikely]] {
+      TraceQueueOperation(operation, bytes, wait.get() != nullptr, trace_begin);
+    }
   }
   if (!status.ok()) {
     if (signal) signal->Fail(status);
@@ -197,7 +228,8 @@ Result<Ref<Buffer>> LocalDevice::QueueAlloca(const Ref<Fence>& wait,
     if (signal) signal->Fail(buffer.status());
     return buffer;
   }
-  EMBER_RETURN_IF_ERROR(Submit(wait, signal, [] { return Status::Ok(); }));
+  EMBER_RETURN_IF_ERROR(
+      Submit("alloca", size, wait, signal, [] { return Status::Ok(); }));
   return buffer;
 }
 
@@ -205,14 +237,15 @@ Status LocalDevice::QueueDealloca(const Ref<Fence>& wait,
                                   const Ref<Fence>& signal,
                                   const Ref<Buffer>& buffer) {
   // Memory goes back when the last reference does; this orders only.
-  return Submit(wait, signal, [] { return Status::Ok(); });
+  return Submit("dealloca", buffer ? buffer->byte_length() : 0, wait, signal,
+                [] { return Status::Ok(); });
 }
 
 Status LocalDevice::QueueFill(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<Buffer>& target, uint64_t offset,
                               uint64_t length, uint64_t pattern,
                               uint32_t pattern_length) {
-  return Submit(wait, signal, [=, this]() -> Status {
+  return Submit("fill", length, wait, signal, [=, this]() -> Status {
     EMBER_ASSIGN_OR_RETURN(
         Ref<CommandBuffer> commands,
         CommandBuffer::Create(CommandBufferMode::kOneShot,
@@ -227,7 +260,7 @@ Status LocalDevice::QueueCopy(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<Buffer>& source, uint64_t source_offset,
                               const Ref<Buffer>& target, uint64_t target_offset,
                               uint64_t length) {
-  return Submit(wait, signal, [=, this]() -> Status {
+  return Submit("copy", length, wait, signal, [=, this]() -> Status {
     EMBER_ASSIGN_OR_RETURN(
         Ref<CommandBuffer> commands,
         CommandBuffer::Create(CommandBufferMode::kOneShot,
@@ -260,7 +293,7 @@ Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
     return Status::Ok();
   };
   return Submit(
-      wait, signal, [&] { return update(source); },
+      "update", length, wait, signal, [&] { return update(source); },
       [&] {
         // The source belongs to the caller: a deferred update keeps a copy.
         return std::function<Status()>(
@@ -273,7 +306,7 @@ Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
 
 Status LocalDevice::QueueBarrier(const Ref<Fence>& wait,
                                  const Ref<Fence>& signal) {
-  return Submit(wait, signal, [] { return Status::Ok(); });
+  return Submit("barrier", 0, wait, signal, [] { return Status::Ok(); });
 }
 
 Status LocalDevice::QueueExecute(const Ref<Fence>& wait,
@@ -291,7 +324,8 @@ Status LocalDevice::QueueExecute(const Ref<Fence>& wait,
     return ExecuteCommands(*commands, bindings);
   };
   return Submit(
-      wait, signal, [&] { return execute(command_buffer, binding_table); },
+      "execute", 0, wait, signal,
+      [&] { return execute(command_buffer, binding_table); },
       [&] {
         // The binding table belongs to the caller: a deferred execution
         // keeps a copy (and so references to the buffers).
@@ -424,18 +458,60 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
                          arguments.workgroup_count[2];
   if (total == 0) return Status::Ok();
   const size_t local_size = executable->LocalMemorySize(command.export_ordinal);
+  const uint64_t trace_begin = trace::BeginNs();
   auto run = [&](uint32_t worker, uint64_t begin, uint64_t end) -> Status {
     std::span<uint8_t> local = LocalMemory(local_size);
     if (local_size != 0 && local.empty()) {
       return ResourceExhaustedError("cannot allocate workgroup local memory");
     }
-    return executable->RunWorkgroups(arguments, {begin, end, worker}, local,
-                                     worker_count());
+    // Each worker's share (a slice on its own thread) is traced only when
+    // the dispatch is, so a session started mid-dispatch stays nested.
+    const uint64_t share_begin = trace_begin != 0 ? trace::BeginNs() : 0;
+    Status status = executable->RunWorkgroups(arguments, {begin, end, worker},
+                                              local, worker_count());
+    if (share_begin != 0) [[unlikely]] {
+      TraceWorkgroups(*executable, command.export_ordinal, worker, begin, end,
+                      share_begin);
+    }
+    return status;
   };
-  if (!pool_ || executable->IsSequential(command.export_ordinal)) {
-    return run(0, 0, total);
+  Status status = !pool_ || executable->IsSequential(command.export_ordinal)
+                      ? run(0, 0, total)
+                      : pool_->ParallelFor(total, run);
+  if (trace_begin != 0) [[unlikely]] {
+    TraceDispatch(*executable, arguments, trace_begin);
   }
-  return pool_->ParallelFor(total, run);
+  return status;
+}
+
+void LocalDevice::TraceDispatch(const CpuExecutable& executable,
+                                const DispatchArguments& arguments,
+                                uint64_t begin) const {
+  const std::string_view export_name =
+      executable.library().export_name(arguments.export_ordinal);
+  trace::Complete(
+      trace::Category::kDispatch,
+      export_name.empty() ? executable.name() : export_name, begin,
+      {trace::Arg::Text("executable", executable.name()),
+       trace::Arg::Text("export", export_name),
+       trace::Arg::Int("ordinal", arguments.export_ordinal),
+       trace::Arg::Int("workgroups_x", arguments.workgroup_count[0]),
+       trace::Arg::Int("workgroups_y", arguments.workgroup_count[1]),
+       trace::Arg::Int("workgroups_z", arguments.workgroup_count[2])});
+}
+
+void LocalDevice::TraceWorkgroups(const CpuExecutable& executable,
+                                  uint32_t export_ordinal, uint32_t worker,
+                                  uint64_t first, uint64_t end,
+                                  uint64_t begin) const {
+  const std::string_view export_name =
+      executable.library().export_name(export_ordinal);
+  trace::Complete(
+      trace::Category::kWorkgroups,
+      export_name.empty() ? executable.name() : export_name, begin,
+      {trace::Arg::Int("worker", worker),
+       trace::Arg::Int("first_workgroup", static_cast<int64_t>(first)),
+       trace::Arg::Int("workgroup_count", static_cast<int64_t>(end - first))});
 }
 
 Status RegisterLocalDrivers(DriverRegistry& registry) {
