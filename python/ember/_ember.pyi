@@ -984,3 +984,23 @@ def benchmark_function(context: VmContext, function: VmFunction, inputs: VmVaria
     """
     Calls `function` in `context` repeatedly with the arguments in `inputs` and returns one (wall seconds, process CPU seconds, calls) sample per repetition. Runs without the GIL; with `timeout` (seconds), raises TimeoutError when the benchmark has not finished in time.
     """
+
+def trace_start() -> None:
+    """
+    Starts a new trace session (the previous session's events are discarded).
+    """
+
+def trace_stop() -> None:
+    """Stops recording; the session's events stay until the next start."""
+
+def trace_enabled() -> bool:
+    """Whether a trace session is recording."""
+
+def trace_dropped_events() -> int:
+    """Events the current session dropped because it held the maximum."""
+
+def trace_json() -> str:
+    """The current session as Chrome trace JSON (a str)."""
+
+def trace_write(path: str) -> None:
+    """Writes the current session as Chrome trace JSON to `path`."""

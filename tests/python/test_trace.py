@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -288,3 +289,34 @@ def test_perfetto_trace_processor_counts_dispatches(program, tmp_path):
     finally:
         processor.close()
     assert count == len(slices(trace, "dispatch")) > 0
+
+
+def test_transformer_benchmark_trace_shows_every_dispatch(tmp_path):
+    """The transformer block of bench/ (compiled as bench/run_model_bench.py
+    compiles it): a trace from loading through one call holds one dispatch
+    slice per recorded dispatch, on both devices."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    try:
+        import models
+        import run_model_bench
+    finally:
+        sys.path.pop(0)
+    module = compile_mlir("trace_transformer", models.transformer(),
+                          flags=run_model_bench.COMPILE_FLAGS)
+    x = np.full((128, 256), 0.25, np.float32)
+    counts = {}
+    for driver in ("local-sync", "local-task"):
+        path = tmp_path / f"{driver}.json"
+        with rt.trace(path):
+            config = rt.Config(driver)
+            context = rt.SystemContext(config=config)
+            context.add_vm_module(
+                rt.VmModule.mmap(config.vm_instance, str(module)))
+            context.modules.module.main(x)
+        trace = json.loads(path.read_text())
+        check_schema(trace)
+        check_nesting(trace["traceEvents"])
+        dispatches = slices(trace, "dispatch")
+        assert len(dispatches) == len(native_dispatch_calls(trace))
+        counts[driver] = len(dispatches)
+    assert counts["local-sync"] == counts["local-task"] > 10
