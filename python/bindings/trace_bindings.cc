@@ -15,9 +15,10 @@ namespace nb = nanobind;
 namespace ember::python {
 
 void BindTrace(nb::module_& m) {
-  m.def("trace_start", &trace::Start,
-        "Starts a new trace session (the previous session's events are "
-        "discarded).");
+  m.def(
+      "trace_start", [] { trace::Start(); },
+      "Starts a new trace session (the previous session's events are "
+      "discarded).");
   m.def("trace_stop", &trace::Stop,
         "Stops recording; the session's events stay until the next start.");
   m.def("trace_enabled", &trace::Enabled,

@@ -300,7 +300,7 @@ void SetThreadName(std::string_view name) {
   state.buffer->name.assign(name);
 }
 
-void Start() {
+void Start(size_t max_events) {
   Recorder& r = recorder();
   std::lock_guard lock(r.mutex);
   internal::enabled.store(false, std::memory_order_relaxed);
@@ -309,7 +309,7 @@ void Start() {
     std::lock_guard buffer_lock(buffer->mutex);
     return buffer->exited;
   });
-  r.chunks_left.store((kMaxEvents + kChunkEvents - 1) / kChunkEvents,
+  r.chunks_left.store((max_events + kChunkEvents - 1) / kChunkEvents,
                       std::memory_order_relaxed);
   r.dropped.store(0, std::memory_order_relaxed);
   r.session_start_ns.store(NowNs(), std::memory_order_relaxed);

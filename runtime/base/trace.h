@@ -107,8 +107,9 @@ void CompleteQualified(Category category, std::string_view prefix,
 // "caller".
 void SetThreadName(std::string_view name);
 
-// Starts a new session (the previous one's events are discarded).
-void Start();
+// Starts a new session (the previous one's events are discarded) that keeps
+// at most `max_events` events (rounded up to whole chunks).
+void Start(size_t max_events = kMaxEvents);
 // Stops recording; the events are kept for writing.
 void Stop();
 

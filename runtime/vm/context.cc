@@ -257,9 +257,18 @@ Status Context::CallWithRegisters(const Function& function,
 Status Context::Invoke(const Function& function,
                        std::span<const Variant> arguments,
                        std::span<Variant> results) {
+  if (trace::Enabled()) [[unlikely]] {
+    return InvokeTraced(function, arguments, results);
+  }
+  return Call(function, arguments, results);
+}
+
+Status Context::InvokeTraced(const Function& function,
+                             std::span<const Variant> arguments,
+                             std::span<Variant> results) {
   const uint64_t trace_begin = trace::BeginNs();
   Status status = Call(function, arguments, results);
-  if (trace_begin != 0 && function.module != nullptr) [[unlikely]] {
+  if (function.module != nullptr) {
     // The ordinal is checked before a name is looked up: a failed call may
     // have failed on exactly that.
     std::string_view name = "(internal)";

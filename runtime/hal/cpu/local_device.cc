@@ -65,6 +65,17 @@ void FillPattern(uint8_t* target, uint64_t length, uint64_t pattern,
                    trace::Arg::Int("has_wait_fence", waited ? 1 : 0)});
 }
 
+// A queue operation run as a trace slice; out of line so an untraced
+// submission pays only the Enabled() check.
+template <typename Work>
+[[gnu::cold, gnu::noinline]] Status RunTracedQueueOperation(
+    const char* operation, uint64_t bytes, bool waited, const Work& work) {
+  const uint64_t begin = trace::BeginNs();
+  Status status = work();
+  TraceQueueOperation(operation, bytes, waited, begin);
+  return status;
+}
+
 }  // namespace
 
 Ref<LocalDevice> LocalDevice::Create(const LocalDeviceOptions& options) {
@@ -200,13 +211,15 @@ Status LocalDevice::Submit(const char* operation, uint64_t bytes,
     status = wait->Wait(Timeout::Infinite());  // traced if it blocks
   }
   if (status.ok()) {
-    const uint64_t trace_begin = trace::BeginNs();
-    {
+    auto locked_work = [&] {
       std::lock_guard lock(queue_mutex_);
-      status = work();
-    }
-    if (trace_begin != 0) [[unlikely]] {
-      TraceQueueOperation(operation, bytes, wait.get() != nullptr, trace_begin);
+      return work();
+    };
+    if (trace::Enabled()) [[unlikely]] {
+      status = RunTracedQueueOperation(operation, bytes, wait.get() != nullptr,
+                                       locked_work);
+    } else {
+      status = locked_work();
     }
   }
   if (!status.ok()) {
@@ -458,29 +471,42 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
                          arguments.workgroup_count[2];
   if (total == 0) return Status::Ok();
   const size_t local_size = executable->LocalMemorySize(command.export_ordinal);
-  const uint64_t trace_begin = trace::BeginNs();
   auto run = [&](uint32_t worker, uint64_t begin, uint64_t end) -> Status {
     std::span<uint8_t> local = LocalMemory(local_size);
     if (local_size != 0 && local.empty()) {
       return ResourceExhaustedError("cannot allocate workgroup local memory");
     }
-    // Each worker's share (a slice on its own thread) is traced only when
-    // the dispatch is, so a session started mid-dispatch stays nested.
-    const uint64_t share_begin = trace_begin != 0 ? trace::BeginNs() : 0;
-    Status status = executable->RunWorkgroups(arguments, {begin, end, worker},
-                                              local, worker_count());
-    if (share_begin != 0) [[unlikely]] {
-      TraceWorkgroups(*executable, command.export_ordinal, worker, begin, end,
-                      share_begin);
-    }
+    return executable->RunWorkgroups(arguments, {begin, end, worker}, local,
+                                     worker_count());
+  };
+  const bool parallel =
+      pool_ && !executable->IsSequential(command.export_ordinal);
+  if (trace::Enabled()) [[unlikely]] {
+    return RunDispatchTraced(*executable, arguments, total, parallel, run);
+  }
+  if (!parallel) return run(0, 0, total);
+  return pool_->ParallelFor(total, run);
+}
+
+// The traced twin of ExecuteDispatch's last lines, kept out of line so the
+// untraced path pays only the Enabled() check: a slice for the dispatch on
+// the caller's thread, and one per chunk of workgroups on the thread (worker)
+// that ran it.
+Status LocalDevice::RunDispatchTraced(const CpuExecutable& executable,
+                                      const DispatchArguments& arguments,
+                                      uint64_t total, bool parallel,
+                                      const WorkerPool::Body& run) {
+  const uint64_t trace_begin = trace::BeginNs();
+  auto traced = [&](uint32_t worker, uint64_t begin, uint64_t end) -> Status {
+    const uint64_t share_begin = trace::BeginNs();
+    Status status = run(worker, begin, end);
+    TraceWorkgroups(executable, arguments.export_ordinal, worker, begin, end,
+                    share_begin);
     return status;
   };
-  Status status = !pool_ || executable->IsSequential(command.export_ordinal)
-                      ? run(0, 0, total)
-                      : pool_->ParallelFor(total, run);
-  if (trace_begin != 0) [[unlikely]] {
-    TraceDispatch(*executable, arguments, trace_begin);
-  }
+  Status status =
+      parallel ? pool_->ParallelFor(total, traced) : traced(0, 0, total);
+  TraceDispatch(executable, arguments, trace_begin);
   return status;
 }
 

@@ -121,6 +121,9 @@ class LocalDevice final : public Device {
   void QueueThreadMain();
   Status ExecuteDispatch(const DispatchCommand& command,
                          std::span<const Binding> binding_table);
+  [[gnu::cold, gnu::noinline]] Status RunDispatchTraced(
+      const CpuExecutable& executable, const DispatchArguments& arguments,
+      uint64_t total, bool parallel, const WorkerPool::Body& run);
   [[gnu::cold, gnu::noinline]] void TraceDispatch(
       const CpuExecutable& executable, const DispatchArguments& arguments,
       uint64_t begin) const;
