@@ -145,6 +145,9 @@ Event* Reserve(ThreadState& state, uint64_t generation) {
   ThreadBuffer& buffer = *state.buffer;
   Recorder& r = recorder();
   if (buffer.generation != generation) {
+    // Each session has its own string table: ids cached for an older one
+    // are stale.
+    state.cache.clear();
     std::lock_guard lock(buffer.mutex);
     buffer.chunks.clear();
     buffer.count.store(0, std::memory_order_relaxed);
@@ -263,6 +266,12 @@ void AppendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
+// An interned string by id; ids always come from the session being written,
+// the bound check is a second line of defence.
+std::string_view StringOf(const Recorder& r, uint32_t id) {
+  return id < r.strings.size() ? std::string_view(r.strings[id]) : "?";
+}
+
 void AppendMicroseconds(std::string& out, uint64_t ns) {
   char text[32];
   std::snprintf(text, sizeof(text), "%" PRIu64 ".%03" PRIu64, ns / 1000,
@@ -309,6 +318,11 @@ void Start(size_t max_events) {
     std::lock_guard buffer_lock(buffer->mutex);
     return buffer->exited;
   });
+  // Strings of the previous session go with its events, so names do not
+  // pile up over sessions (threads drop their caches on the generation
+  // change below).
+  r.strings.clear();
+  r.ids.clear();
   r.chunks_left.store((max_events + kChunkEvents - 1) / kChunkEvents,
                       std::memory_order_relaxed);
   r.dropped.store(0, std::memory_order_relaxed);
@@ -354,7 +368,7 @@ std::string ChromeJson() {
         out += ",\n{\"ph\":\"X\",\"cat\":\"";
         out += CategoryName(event.category);
         out += "\",\"name\":";
-        AppendJsonString(out, r.strings[event.name]);
+        AppendJsonString(out, StringOf(r, event.name));
         std::snprintf(line, sizeof(line),
                       ",\"pid\":%ld,\"tid\":%lld,\"ts\":", pid,
                       static_cast<long long>(buffer->tid));
@@ -367,10 +381,10 @@ std::string ChromeJson() {
           for (size_t a = 0; a < event.arg_count; ++a) {
             const StoredArg& arg = event.args[a];
             if (a != 0) out += ',';
-            AppendJsonString(out, r.strings[arg.key]);
+            AppendJsonString(out, StringOf(r, arg.key));
             out += ':';
             if (arg.text != 0) {
-              AppendJsonString(out, r.strings[arg.text - 1]);
+              AppendJsonString(out, StringOf(r, arg.text - 1));
             } else {
               out += std::to_string(arg.number);
             }

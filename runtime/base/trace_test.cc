@@ -57,6 +57,21 @@ TEST(TraceTest, RecordsSlicesWithArguments) {
   EXPECT_EQ(ChromeJson().find("kernel"), std::string::npos);
 }
 
+TEST(TraceTest, NamesAreRightAfterANewSessionResetsTheStringTable) {
+  Start();
+  Complete(Category::kFrame, "alpha", BeginNs());
+  Stop();
+  Start();
+  // A stale cached id for "alpha" would name this slice "beta".
+  Complete(Category::kFrame, "beta", BeginNs());
+  Complete(Category::kFrame, "alpha", BeginNs(), {Arg::Text("k", "beta")});
+  Stop();
+  const std::string json = ChromeJson();
+  EXPECT_EQ(CountOccurrences(json, "\"name\":\"alpha\""), 1u) << json;
+  EXPECT_EQ(CountOccurrences(json, "\"name\":\"beta\""), 1u) << json;
+  EXPECT_NE(json.find("\"args\":{\"k\":\"beta\"}"), std::string::npos);
+}
+
 TEST(TraceTest, SliceBegunBeforeStartIsDropped) {
   const uint64_t early = NowNs();
   Start();
