@@ -171,6 +171,13 @@ def test_context_manager_traces_every_dispatch(program, driver):
     assert any(e["name"] == "module.main" for e in slices(trace, "frame"))
     caller = invokes[0]["tid"]
     assert names[caller] == "caller"
+    main_begin = invokes[0]["ts"]
+    main_end = main_begin + invokes[0]["dur"]
+    for event in dispatches:
+        # Inside the call, on the caller's thread (nested, not just later).
+        assert event["tid"] == caller
+        assert main_begin <= event["ts"] <= main_end
+        assert event["ts"] + event["dur"] <= main_end + 0.001
     # Each dispatch's workgroups ran in one or more worker shares that
     # cover exactly its workgroup count.
     shares = slices(trace, "workgroups")
@@ -181,7 +188,7 @@ def test_context_manager_traces_every_dispatch(program, driver):
         inside = [s for s in shares if s["name"] == event["name"]
                   and s["ts"] >= event["ts"] - 0.001
                   and s["ts"] + s["dur"] <= event["ts"] + event["dur"] + 0.001]
-        assert sum(s["args"]["workgroup_count"] for s in inside) >= total
+        assert sum(s["args"]["workgroup_count"] for s in inside) == total
     if driver == "local-sync":
         assert {s["tid"] for s in shares} == {caller}
     else:
