@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -121,6 +122,40 @@ TEST(TraceTest, ThreadsRecordConcurrentlyAndAreNamed) {
   Start();
   Stop();
   EXPECT_EQ(CountOccurrences(ChromeJson(), "\"name\":\"share\""), 0u);
+}
+
+// Writing and restarting sessions while threads record (run under TSan
+// too): no torn events, no stale names, every written slice well formed.
+TEST(TraceTest, WritesAndRestartsWhileThreadsRecord) {
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  Start(8 * kChunkEvents);  // small sessions: the writes stay quick
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&stop, t] {
+      const std::string name = "slice" + std::to_string(t);
+      while (!stop.load(std::memory_order_relaxed)) {
+        Complete(Category::kQueue, name, BeginNs(), {Arg::Int("t", t)});
+      }
+    });
+  }
+  // Let every thread get going (and the first session fill) before writing.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  for (int round = 0; round < 20; ++round) {
+    const std::string json = ChromeJson();
+    EXPECT_EQ(json.find("\"name\":\"?\""), std::string::npos);
+    EXPECT_EQ(json.rfind("}}\n"), json.size() - 3);
+    if (round % 5 == 4) Start(8 * kChunkEvents);
+  }
+  stop.store(true);
+  for (std::thread& thread : threads) thread.join();
+  Stop();
+  const std::string json = ChromeJson();
+  for (int t = 0; t < 4; ++t) {
+    const size_t slices =
+        CountOccurrences(json, "\"name\":\"slice" + std::to_string(t) + "\"");
+    EXPECT_EQ(slices, CountOccurrences(
+                          json, "\"args\":{\"t\":" + std::to_string(t) + "}"));
+  }
 }
 
 TEST(TraceTest, CapDropsAndCounts) {
