@@ -109,6 +109,7 @@ int Run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ember::tools::ScopedEnvironmentTrace trace_from_environment;
   Options options;
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];

@@ -238,6 +238,7 @@ int BadFlag(const char* message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ember::tools::ScopedEnvironmentTrace trace_from_environment;
   Options options;
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];

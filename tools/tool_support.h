@@ -2,12 +2,14 @@
 // with the native modules it needs, over a device chosen by URI.
 #pragma once
 
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
+#include "runtime/base/trace.h"
 #include "runtime/hal/allocator.h"
 #include "runtime/hal/device.h"
 #include "runtime/modules/check/check_module.h"
@@ -118,5 +120,21 @@ double Median(std::vector<double> samples);
 // CPU time of the process in milliseconds (what iree-benchmark-module calls
 // process_time).
 double ProcessCpuMs();
+
+// EMBER_TRACE=/path/out.json: a tool's main holds one of these for its
+// whole run, so the trace starts before anything loads and is written when
+// main returns (a failure to write is reported on stderr).
+class ScopedEnvironmentTrace {
+ public:
+  ScopedEnvironmentTrace() { ember::trace::StartFromEnvironment(); }
+  ~ScopedEnvironmentTrace() {
+    ember::Status status = ember::trace::WriteToEnvironmentPath();
+    if (!status.ok()) {
+      std::fprintf(stderr, "EMBER_TRACE: %s\n", status.ToString().c_str());
+    }
+  }
+  ScopedEnvironmentTrace(const ScopedEnvironmentTrace&) = delete;
+  ScopedEnvironmentTrace& operator=(const ScopedEnvironmentTrace&) = delete;
+};
 
 }  // namespace ember::tools

@@ -13,6 +13,7 @@ void BindBenchmark(nb::module_& m);
 void BindLoop(nb::module_& m);
 void BindPyModule(nb::module_& m);
 void BindIo(nb::module_& m);
+void BindTrace(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -26,4 +27,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindLoop(m);
   ember::python::BindPyModule(m);
   ember::python::BindIo(m);
+  ember::python::BindTrace(m);
 }

@@ -1167,3 +1167,23 @@ class ParameterIndex:
         """
         Writes the entries to an IRPA archive at `file_path` (from `file_offset`) and returns an index of the archive's entries (`target_index` when given).
         """
+
+def trace_start() -> None:
+    """
+    Starts a new trace session (the previous session's events are discarded).
+    """
+
+def trace_stop() -> None:
+    """Stops recording; the session's events stay until the next start."""
+
+def trace_enabled() -> bool:
+    """Whether a trace session is recording."""
+
+def trace_dropped_events() -> int:
+    """Events the current session dropped because it held the maximum."""
+
+def trace_json() -> str:
+    """The current session as Chrome trace JSON (a str)."""
+
+def trace_write(path: str) -> None:
+    """Writes the current session as Chrome trace JSON to `path`."""

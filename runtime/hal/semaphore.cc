@@ -4,6 +4,8 @@
 #include <atomic>
 #include <utility>
 
+#include "runtime/base/trace.h"
+
 namespace ember::hal {
 namespace {
 
@@ -156,6 +158,19 @@ Status Semaphore::Wait(uint64_t value, Timeout timeout) const {
   // Reached already (the common case for a queue operation): no lock.
   const uint64_t now = value_.load(std::memory_order_acquire);
   if (now != kSemaphoreFailureValue && now >= value) return Status::Ok();
+  // Only a wait that may block is traced: how long the caller was held.
+  const uint64_t trace_begin = trace::BeginNs();
+  struct TraceWait {
+    uint64_t begin;
+    uint64_t value;
+    ~TraceWait() {
+      if (begin != 0) [[unlikely]] {
+        trace::Complete(
+            trace::Category::kWait, "semaphore wait", begin,
+            {trace::Arg::Int("value", static_cast<int64_t>(value))});
+      }
+    }
+  } trace_wait{trace_begin, value};
   std::unique_lock lock(mutex_);
   auto ready = [&] {
     return !failure_.ok() || value_.load(std::memory_order_relaxed) >= value;

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "runtime/base/string_identity.h"
+#include "runtime/base/trace.h"
 #include "runtime/vm/calling_convention.h"
 
 namespace ember::vm {
@@ -256,7 +257,30 @@ Status Context::CallWithRegisters(const Function& function,
 Status Context::Invoke(const Function& function,
                        std::span<const Variant> arguments,
                        std::span<Variant> results) {
+  if (trace::Enabled()) [[unlikely]] {
+    return InvokeTraced(function, arguments, results);
+  }
   return Call(function, arguments, results);
+}
+
+Status Context::InvokeTraced(const Function& function,
+                             std::span<const Variant> arguments,
+                             std::span<Variant> results) {
+  const uint64_t trace_begin = trace::BeginNs();
+  Status status = Call(function, arguments, results);
+  if (function.module != nullptr) {
+    // The ordinal is checked before a name is looked up: a failed call may
+    // have failed on exactly that.
+    std::string_view name = "(internal)";
+    if (function.linkage == FunctionLinkage::kExport &&
+        function.ordinal < function.module->export_count()) {
+      name = function.module->export_info(function.ordinal).name;
+    }
+    trace::CompleteQualified(trace::Category::kInvoke, function.module->name(),
+                             name, trace_begin,
+                             {trace::Arg::Int("ok", status.ok() ? 1 : 0)});
+  }
+  return status;
 }
 
 Result<std::vector<Variant>> Context::Invoke(

@@ -109,6 +109,10 @@ class Context {
   };
   Status CheckDependencies(const Module& module) const;
   [[gnu::cold]] static Status CallDepthExceeded();
+  // Invoke while a trace records (runtime/base/trace.h): the call as a slice.
+  [[gnu::cold, gnu::noinline]] Status InvokeTraced(
+      const Function& function, std::span<const Variant> arguments,
+      std::span<Variant> results);
   // The state of `function`'s module, or an error for a null function or a
   // module registered elsewhere.
   Result<ModuleState*> StateForCall(const Function& function) const;

@@ -56,6 +56,7 @@
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
+#include "runtime/base/trace.h"
 #include "runtime/vm/calling_convention.h"
 #include "runtime/vm/instance.h"
 #include "runtime/vm/list.h"
@@ -662,6 +663,12 @@ class NativeModule : public Module {
                            std::to_string(function.ordinal));
     }
     const NativeExport<State>& entry = exports_[function.ordinal];
+    if (trace::Enabled()) [[unlikely]] {
+      return CallTraced(entry, [&] {
+        return entry.call(static_cast<State&>(state), entry.name, args,
+                          results);
+      });
+    }
     return entry.call(static_cast<State&>(state), entry.name, args, results);
   }
   bool SupportsRegisterCalls() const override { return true; }
@@ -674,10 +681,28 @@ class NativeModule : public Module {
                            std::to_string(function.ordinal));
     }
     const NativeExport<State>& entry = exports_[function.ordinal];
+    if (trace::Enabled()) [[unlikely]] {
+      return CallTraced(entry, [&] {
+        return entry.call_registers(static_cast<State&>(state), entry.name,
+                                    call);
+      });
+    }
     return entry.call_registers(static_cast<State&>(state), entry.name, call);
   }
 
  private:
+  // A call recorded as a trace slice "module.function"; out of line so an
+  // untraced call pays only the Enabled() check.
+  template <typename Callee>
+  [[gnu::cold, gnu::noinline]] Status CallTraced(
+      const NativeExport<State>& entry, const Callee& callee) const {
+    const uint64_t trace_begin = trace::BeginNs();
+    Status status = callee();
+    trace::CompleteQualified(trace::Category::kNative, name_, entry.name,
+                             trace_begin);
+    return status;
+  }
+
   std::string name_;
   uint32_t version_;
   std::vector<NativeExport<State>> exports_;

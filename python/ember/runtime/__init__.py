@@ -55,6 +55,8 @@ from .io import (  # noqa: F401
 )
 from .array_interop import DeviceArray, asdevicearray, from_dlpack  # noqa: F401
 from . import benchmark  # noqa: F401
+from . import tracing  # noqa: F401
+from .tracing import trace, trace_json  # noqa: F401
 from .benchmark import benchmark_exe, benchmark_module  # noqa: F401
 
 # What HalModuleDebugSink calls: callback(trace key, buffer views).
@@ -142,4 +144,7 @@ __all__ = [
     "normalize_value",
     "flags",
     "parse_flags",
+    "trace",
+    "trace_json",
+    "tracing",
 ]

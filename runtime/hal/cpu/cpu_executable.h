@@ -58,6 +58,8 @@ class CpuExecutable final : public Executable {
   size_t export_count() const override;
   ExportInfo export_info(size_t ordinal) const override;
   const LoadedLibrary& library() const { return *library_; }
+  // The library's name ("" when it has none).
+  std::string_view name() const { return name_; }
 
   // Checks `arguments` against the export (counts, null bindings, the
   // workgroup count's ABI limits).

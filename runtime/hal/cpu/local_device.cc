@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/trace.h"
 #include "runtime/hal/cpu/cpu_executable.h"
 #include "runtime/hal/cpu/cpu_info.h"
 
@@ -59,6 +60,26 @@ void FillPattern(uint8_t* target, uint64_t length, uint64_t pattern,
   }
 }
 
+[[gnu::cold, gnu::noinline]] void TraceQueueOperation(const char* operation,
+                                                      uint64_t bytes,
+                                                      bool waited,
+                                                      uint64_t begin) {
+  trace::Complete(trace::Category::kQueue, operation, begin,
+                  {trace::Arg::Int("bytes", static_cast<int64_t>(bytes)),
+                   trace::Arg::Int("has_wait_fence", waited ? 1 : 0)});
+}
+
+// A queue operation run as a trace slice; out of line so an untraced
+// submission pays only the Enabled() check.
+template <typename Work>
+[[gnu::cold, gnu::noinline]] Status RunTracedQueueOperation(
+    const char* operation, uint64_t bytes, bool waited, const Work& work) {
+  const uint64_t begin = trace::BeginNs();
+  Status status = work();
+  TraceQueueOperation(operation, bytes, waited, begin);
+  return status;
+}
+
 }  // namespace
 
 Ref<LocalDevice> LocalDevice::Create(const LocalDeviceOptions& options) {
@@ -91,7 +112,10 @@ Status LocalDevice::Defer(Deferred deferred) {
       const uint32_t count = worker_count();
       queue_threads_.reserve(count);
       for (uint32_t i = 0; i < count; ++i) {
-        queue_threads_.emplace_back([this] { QueueThreadMain(); });
+        queue_threads_.emplace_back([this] {
+          trace::SetThreadName("queue");
+          QueueThreadMain();
+        });
       }
     }
     pending_.push_back(std::move(deferred));
@@ -135,9 +159,13 @@ void LocalDevice::QueueThreadMain() {
     }
     Status status = std::move(reached);
     if (status.ok()) {
+      const uint64_t trace_begin = trace::BeginNs();
       running_deferred_.fetch_add(1, std::memory_order_relaxed);
       status = ready->work();
       running_deferred_.fetch_sub(1, std::memory_order_relaxed);
+      if (trace_begin != 0) [[unlikely]] {
+        TraceQueueOperation(ready->operation, ready->bytes, true, trace_begin);
+      }
     }
     if (ready->signal) {
       if (status.ok()) status = ready->signal->Signal();
@@ -174,25 +202,38 @@ Result<Ref<Executable>> LocalDevice::CreateExecutable(
 }
 
 template <typename Work, typename MakeDeferred>
-Status LocalDevice::Submit(const Ref<Fence>& wait, const Ref<Fence>& signal,
+Status LocalDevice::Submit(const char* operation, uint64_t bytes,
+                           const Ref<Fence>& wait, const Ref<Fence>& signal,
                            Work&& work, MakeDeferred&& make_deferred) {
   Status status = Status::Ok();
   if (async_ && ScopedDeferSubmissions::active()) {
-    return Defer({wait, signal, make_deferred()});
+    return Defer({wait, signal, make_deferred(), operation, bytes});
   }
   if (wait && async_) {
     status = wait->Query();
     if (status.code() == StatusCode::kDeferred) {
-      return Defer({wait, signal, make_deferred()});
+      if (trace::Enabled()) [[unlikely]] {
+        trace::Complete(trace::Category::kQueue, "deferred", trace::BeginNs(),
+                        {trace::Arg::Text("operation", operation)});
+      }
+      return Defer({wait, signal, make_deferred(), operation, bytes});
     }
   } else if (wait) {
     // Wait before taking the queue: the wait fence may be signalled by a
     // submission another thread is about to make on this device.
-    status = wait->Wait(Timeout::Infinite());
+    status = wait->Wait(Timeout::Infinite());  // traced if it blocks
   }
   if (status.ok()) {
-    std::lock_guard lock(queue_mutex_);
-    status = work();
+    auto locked_work = [&] {
+      std::lock_guard lock(queue_mutex_);
+      return work();
+    };
+    if (trace::Enabled()) [[unlikely]] {
+      status = RunTracedQueueOperation(operation, bytes, wait.get() != nullptr,
+                                       locked_work);
+    } else {
+      status = locked_work();
+    }
   }
   if (!status.ok()) {
     if (signal) signal->Fail(status);
@@ -213,7 +254,8 @@ Result<Ref<Buffer>> LocalDevice::QueueAlloca(const Ref<Fence>& wait,
     if (signal) signal->Fail(buffer.status());
     return buffer;
   }
-  EMBER_RETURN_IF_ERROR(Submit(wait, signal, [] { return Status::Ok(); }));
+  EMBER_RETURN_IF_ERROR(
+      Submit("alloca", size, wait, signal, [] { return Status::Ok(); }));
   return buffer;
 }
 
@@ -221,14 +263,15 @@ Status LocalDevice::QueueDealloca(const Ref<Fence>& wait,
                                   const Ref<Fence>& signal,
                                   const Ref<Buffer>& buffer) {
   // Memory goes back when the last reference does; this orders only.
-  return Submit(wait, signal, [] { return Status::Ok(); });
+  return Submit("dealloca", buffer ? buffer->byte_length() : 0, wait, signal,
+                [] { return Status::Ok(); });
 }
 
 Status LocalDevice::QueueFill(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<Buffer>& target, uint64_t offset,
                               uint64_t length, uint64_t pattern,
                               uint32_t pattern_length) {
-  return Submit(wait, signal, [=, this]() -> Status {
+  return Submit("fill", length, wait, signal, [=, this]() -> Status {
     EMBER_ASSIGN_OR_RETURN(
         Ref<CommandBuffer> commands,
         CommandBuffer::Create(CommandBufferMode::kOneShot,
@@ -243,7 +286,7 @@ Status LocalDevice::QueueCopy(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<Buffer>& source, uint64_t source_offset,
                               const Ref<Buffer>& target, uint64_t target_offset,
                               uint64_t length) {
-  return Submit(wait, signal, [=, this]() -> Status {
+  return Submit("copy", length, wait, signal, [=, this]() -> Status {
     EMBER_ASSIGN_OR_RETURN(
         Ref<CommandBuffer> commands,
         CommandBuffer::Create(CommandBufferMode::kOneShot,
@@ -276,7 +319,7 @@ Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
     return Status::Ok();
   };
   return Submit(
-      wait, signal, [&] { return update(source); },
+      "update", length, wait, signal, [&] { return update(source); },
       [&] {
         // The source belongs to the caller: a deferred update keeps a copy.
         return std::function<Status()>(
@@ -289,7 +332,7 @@ Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
 
 Status LocalDevice::QueueBarrier(const Ref<Fence>& wait,
                                  const Ref<Fence>& signal) {
-  return Submit(wait, signal, [] { return Status::Ok(); });
+  return Submit("barrier", 0, wait, signal, [] { return Status::Ok(); });
 }
 
 Status LocalDevice::QueueExecute(const Ref<Fence>& wait,
@@ -307,7 +350,8 @@ Status LocalDevice::QueueExecute(const Ref<Fence>& wait,
     return ExecuteCommands(*commands, bindings);
   };
   return Submit(
-      wait, signal, [&] { return execute(command_buffer, binding_table); },
+      "execute", 0, wait, signal,
+      [&] { return execute(command_buffer, binding_table); },
       [&] {
         // The binding table belongs to the caller: a deferred execution
         // keeps a copy (and so references to the buffers).
@@ -448,9 +492,12 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
     return executable->RunWorkgroups(arguments, {begin, end, worker}, local,
                                      worker_count());
   };
-  if (!pool_ || executable->IsSequential(command.export_ordinal)) {
-    return run(0, 0, total);
+  const bool parallel =
+      pool_ && !executable->IsSequential(command.export_ordinal);
+  if (trace::Enabled()) [[unlikely]] {
+    return RunDispatchTraced(*executable, arguments, total, parallel, run);
   }
+  if (!parallel) return run(0, 0, total);
   // On a queue thread, other queue threads may be running submissions too.
   // Then each runs its dispatches inline (the cores are busy already, and
   // pool helpers spinning for work would only take time from them);
@@ -462,6 +509,58 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
     return pool_->ParallelForOrInline(total, run);
   }
   return pool_->ParallelFor(total, run);
+}
+
+// The traced twin of ExecuteDispatch's last lines, kept out of line so the
+// untraced path pays only the Enabled() check: a slice for the dispatch on
+// the caller's thread, and one per chunk of workgroups on the thread (worker)
+// that ran it.
+Status LocalDevice::RunDispatchTraced(const CpuExecutable& executable,
+                                      const DispatchArguments& arguments,
+                                      uint64_t total, bool parallel,
+                                      const WorkerPool::Body& run) {
+  const uint64_t trace_begin = trace::BeginNs();
+  auto traced = [&](uint32_t worker, uint64_t begin, uint64_t end) -> Status {
+    const uint64_t share_begin = trace::BeginNs();
+    Status status = run(worker, begin, end);
+    TraceWorkgroups(executable, arguments.export_ordinal, worker, begin, end,
+                    share_begin);
+    return status;
+  };
+  Status status =
+      parallel ? pool_->ParallelFor(total, traced) : traced(0, 0, total);
+  TraceDispatch(executable, arguments, trace_begin);
+  return status;
+}
+
+void LocalDevice::TraceDispatch(const CpuExecutable& executable,
+                                const DispatchArguments& arguments,
+                                uint64_t begin) const {
+  const std::string_view export_name =
+      executable.library().export_name(arguments.export_ordinal);
+  trace::Complete(
+      trace::Category::kDispatch,
+      export_name.empty() ? executable.name() : export_name, begin,
+      {trace::Arg::Text("executable", executable.name()),
+       trace::Arg::Text("export", export_name),
+       trace::Arg::Int("ordinal", arguments.export_ordinal),
+       trace::Arg::Int("workgroups_x", arguments.workgroup_count[0]),
+       trace::Arg::Int("workgroups_y", arguments.workgroup_count[1]),
+       trace::Arg::Int("workgroups_z", arguments.workgroup_count[2])});
+}
+
+void LocalDevice::TraceWorkgroups(const CpuExecutable& executable,
+                                  uint32_t export_ordinal, uint32_t worker,
+                                  uint64_t first, uint64_t end,
+                                  uint64_t begin) const {
+  const std::string_view export_name =
+      executable.library().export_name(export_ordinal);
+  trace::Complete(
+      trace::Category::kWorkgroups,
+      export_name.empty() ? executable.name() : export_name, begin,
+      {trace::Arg::Int("worker", worker),
+       trace::Arg::Int("first_workgroup", static_cast<int64_t>(first)),
+       trace::Arg::Int("workgroup_count", static_cast<int64_t>(end - first))});
 }
 
 Status RegisterLocalDrivers(DriverRegistry& registry) {

@@ -45,6 +45,7 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/hal/cpu/cpu_executable.h"
 #include "runtime/hal/cpu/worker_pool.h"
 #include "runtime/hal/device.h"
 #include "runtime/hal/driver.h"
@@ -108,24 +109,38 @@ class LocalDevice final : public Device {
   // submission whose wait fence is not reached yet is deferred instead:
   // `make_deferred()` returns the work as a self-contained function (owning
   // copies of what `work` only borrows).
+  // `operation` and `bytes` name the submission in traces (trace.h).
   template <typename Work, typename MakeDeferred>
-  Status Submit(const Ref<Fence>& wait, const Ref<Fence>& signal, Work&& work,
+  Status Submit(const char* operation, uint64_t bytes, const Ref<Fence>& wait,
+                const Ref<Fence>& signal, Work&& work,
                 MakeDeferred&& make_deferred);
   // For work that owns everything it uses.
   template <typename Work>
-  Status Submit(const Ref<Fence>& wait, const Ref<Fence>& signal, Work work) {
-    return Submit(wait, signal, work,
+  Status Submit(const char* operation, uint64_t bytes, const Ref<Fence>& wait,
+                const Ref<Fence>& signal, Work work) {
+    return Submit(operation, bytes, wait, signal, work,
                   [&] { return std::function<Status()>(work); });
   }
   struct Deferred {
     Ref<Fence> wait;
     Ref<Fence> signal;
     std::function<Status()> work;
+    const char* operation = "";
+    uint64_t bytes = 0;
   };
   Status Defer(Deferred deferred);
   void QueueThreadMain();
   Status ExecuteDispatch(const DispatchCommand& command,
                          std::span<const Binding> binding_table);
+  [[gnu::cold, gnu::noinline]] Status RunDispatchTraced(
+      const CpuExecutable& executable, const DispatchArguments& arguments,
+      uint64_t total, bool parallel, const WorkerPool::Body& run);
+  [[gnu::cold, gnu::noinline]] void TraceDispatch(
+      const CpuExecutable& executable, const DispatchArguments& arguments,
+      uint64_t begin) const;
+  [[gnu::cold, gnu::noinline]] void TraceWorkgroups(
+      const CpuExecutable& executable, uint32_t export_ordinal, uint32_t worker,
+      uint64_t first, uint64_t end, uint64_t begin) const;
 
   std::string id_;
   Ref<Allocator> allocator_;

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <utility>
+
+#include "runtime/base/trace.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -76,6 +79,7 @@ void WorkerPool::RunChunks(uint32_t worker_id) {
 }
 
 void WorkerPool::WorkerMain(uint32_t worker_id) {
+  trace::SetThreadName("worker " + std::to_string(worker_id));
   uint64_t seen = 0;
   while (true) {
     seen = AwaitChange(generation_, seen);

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "runtime/base/endian.h"
+#include "runtime/base/trace.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/bytecode_module_state_internal.h"
 #include "runtime/vm/bytecode/decoder.h"
@@ -174,6 +175,8 @@ struct Frame {
   // results go and where execution continues afterwards.
   RegisterList return_registers;
   uint32_t return_pc = 0;
+  // When the frame was entered, while a trace records (trace.h); 0 when not.
+  uint64_t trace_begin = 0;
 };
 
 // 64-bit values live in two consecutive registers, low word first.
@@ -301,13 +304,29 @@ class Interpreter {
     frame->refs.resize(frame->info->ref_register_count);
     frame->return_registers = RegisterList();
     frame->return_pc = 0;
+    frame->trace_begin = trace::BeginNs();
     return frame;
   }
 
   void PopFrame() {
     Frame* frame = frames_[--depth_].get();
     frame->refs.clear();  // releases every ref the frame still holds
+    if (frame->trace_begin != 0) [[unlikely]]
+      TraceFrame(*frame);
     context_.LeaveFrame();
+  }
+
+  [[gnu::cold, gnu::noinline]] void TraceFrame(const Frame& frame) const {
+    const std::string_view debug_name =
+        module_.file().FunctionDebugName(frame.function);
+    if (!debug_name.empty()) {
+      trace::CompleteQualified(trace::Category::kFrame, module_.name(),
+                               debug_name, frame.trace_begin);
+    } else {
+      trace::Complete(trace::Category::kFrame,
+                      module_.QualifiedFunctionName(frame.function),
+                      frame.trace_begin);
+    }
   }
 
   // Host entry: the arguments come from outside and are checked here.
