@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import CPU_COMPILE_FLAGS, REPO_ROOT, compile_mlir
+from conftest import CPU_COMPILE_FLAGS, compile_mlir
 
 N = 64
 PROGRAM = f"""
@@ -205,11 +207,15 @@ def test_references_are_balanced(ember_rt, vmfb):
 
 
 def _run_python(code: str) -> subprocess.CompletedProcess:
-    env_path = str(REPO_ROOT / "python")
+    import ember.runtime as rt
+    env = dict(os.environ)
+    # The ember package the tests import, wherever it is installed.
+    package_root = str(Path(rt.__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(
+        [package_root, *filter(None, [env.get("PYTHONPATH")])])
     return subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-        text=True, timeout=300,
-        env={"PYTHONPATH": env_path, "PATH": "/usr/bin:/bin"})
+        text=True, timeout=300, env=env)
 
 
 def test_no_leak_report_and_loops_closed_with_calls_in_flight(vmfb):
