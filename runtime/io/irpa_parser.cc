@@ -234,10 +234,7 @@ Status ParseIrpa(const Ref<FileHandle>& file, ParameterIndex& index) {
   std::vector<ParameterEntry> entries;
   Reader reader{file, file->bytes().data(), file->length(), entries};
   EMBER_RETURN_IF_ERROR(reader.Parse());
-  for (ParameterEntry& entry : entries) {
-    EMBER_RETURN_IF_ERROR(index.Add(std::move(entry)));
-  }
-  return Status();
+  return index.AddAll(std::move(entries));
 }
 
 }  // namespace ember::io

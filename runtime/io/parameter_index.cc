@@ -71,7 +71,10 @@ Status ParameterIndex::Reserve(size_t capacity) {
   return Status();
 }
 
-Status ParameterIndex::Add(ParameterEntry entry) {
+namespace {
+
+// Checks `entry` and clears the fields its kind does not use.
+Status Normalize(ParameterEntry& entry) {
   switch (entry.kind) {
     case ParameterEntry::Kind::kFile: {
       if (!entry.file) {
@@ -108,8 +111,30 @@ Status ParameterIndex::Add(ParameterEntry entry) {
       return InvalidArgumentError(StringPrintf(
           "parameter '%s' has an unknown storage kind", entry.key.c_str()));
   }
+  return Status();
+}
+
+}  // namespace
+
+Status ParameterIndex::Add(ParameterEntry entry) {
+  EMBER_RETURN_IF_ERROR(Normalize(entry));
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return AppendLocked(std::move(entry));
+}
+
+Status ParameterIndex::AddAll(std::vector<ParameterEntry> entries) {
+  for (ParameterEntry& entry : entries) {
+    EMBER_RETURN_IF_ERROR(Normalize(entry));
+  }
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  for (ParameterEntry& entry : entries) {
+    EMBER_RETURN_IF_ERROR(AppendLocked(std::move(entry)));
+  }
+  return Status();
+}
+
+Status ParameterIndex::AppendLocked(ParameterEntry entry) {
   State& state = *state_;
-  std::lock_guard<std::mutex> lock(state.mutex);
   size_t i = state.count.load(std::memory_order_relaxed);
   Position position = PositionOf(i);
   EMBER_RETURN_IF_ERROR(state.EnsureChunk(position.chunk));

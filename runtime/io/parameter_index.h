@@ -21,6 +21,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
@@ -55,6 +56,9 @@ class ParameterIndex final : public RefCounted {
   // Validates `entry` (a file range inside its file; a splat pattern of at
   // most 16 bytes, as IREE's index accepts) and appends it. Thread-safe.
   Status Add(ParameterEntry entry);
+  // Adds every entry of `entries`, or none when one fails its checks (what
+  // a parser uses: a malformed file leaves the index as it was).
+  Status AddAll(std::vector<ParameterEntry> entries);
 
   size_t size() const;
   // Entries never move once added.
@@ -69,6 +73,8 @@ class ParameterIndex final : public RefCounted {
   ~ParameterIndex() override;
 
  private:
+  // Appends a checked entry; the state's mutex held.
+  Status AppendLocked(ParameterEntry entry);
   ParameterIndex();
   struct State;
   std::unique_ptr<State> state_;

@@ -356,10 +356,7 @@ Status Parse(const Ref<FileHandle>& file, std::vector<ParameterEntry>& out) {
 Status ParseSafetensors(const Ref<FileHandle>& file, ParameterIndex& index) {
   std::vector<ParameterEntry> entries;
   EMBER_RETURN_IF_ERROR(Parse(file, entries));
-  for (ParameterEntry& entry : entries) {
-    EMBER_RETURN_IF_ERROR(index.Add(std::move(entry)));
-  }
-  return Status();
+  return index.AddAll(std::move(entries));
 }
 
 }  // namespace ember::io
