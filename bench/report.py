@@ -8,6 +8,7 @@ a run; hand-written notes under it ("### ..." subsections) stay.
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import platform
 import re
@@ -31,6 +32,28 @@ def compiler_version() -> str:
     out = run(["iree-compile", "--version"]).stdout
     match = re.search(r"IREE.*?version\s+(\S+)", out, re.S)
     return match.group(1) if match else out.strip().splitlines()[0]
+
+
+def compile_mlir_cached(cache_dir: Path, name: str, text: str,
+                        flags: list[str], version: str) -> Path:
+    """`text` compiled with `flags`, cached in `cache_dir` under a key of
+    the source, the flags and the compiler's version."""
+    key = hashlib.sha256("\0".join([text, *flags, version]).encode()
+                         ).hexdigest()[:16]
+    out = cache_dir / f"{name}.{key}.vmfb"
+    if out.exists():
+        return out
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    src = out.with_suffix(f".{os.getpid()}.mlir")
+    tmp = out.with_suffix(f".{os.getpid()}.tmp")
+    try:
+        src.write_text(text)
+        run(["iree-compile", *flags, str(src), "-o", str(tmp)])
+        tmp.replace(out)  # atomic: a concurrent run never sees half a file
+    finally:
+        src.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
+    return out
 
 
 def run_facts(command: str, version: str) -> str:

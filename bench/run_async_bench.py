@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import hashlib
-import os
 import statistics
 import sys
 import time
@@ -69,23 +67,9 @@ func.func @main(%x: {t}, %w1: {w}, %w2: {w}) -> {t} {{
 
 
 def compile_model(batch: int, width: int, version: str) -> Path:
-    text = mlp_mlir(batch, width)
-    key = hashlib.sha256("\0".join([text, *COMPILE_FLAGS, version]).encode()
-                         ).hexdigest()[:16]
-    out = CACHE_DIR / f"async_mlp_{batch}x{width}.{key}.vmfb"
-    if not out.exists():
-        CACHE_DIR.mkdir(parents=True, exist_ok=True)
-        src = out.with_suffix(f".{os.getpid()}.mlir")
-        tmp = out.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            src.write_text(text)
-            report.run(["iree-compile", *COMPILE_FLAGS, str(src), "-o",
-                        str(tmp)])
-            tmp.replace(out)
-        finally:
-            src.unlink(missing_ok=True)
-            tmp.unlink(missing_ok=True)
-    return out
+    return report.compile_mlir_cached(CACHE_DIR, f"async_mlp_{batch}x{width}",
+                                      mlp_mlir(batch, width), COMPILE_FLAGS,
+                                      version)
 
 
 def measure(rt, path: Path, batch: int, width: int, rounds: int, calls: int):

@@ -21,7 +21,6 @@ Medians over rounds; rewrites "## Parameter archives" in BENCHMARKS.md.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import statistics
@@ -82,17 +81,8 @@ func.func @main(%x: {v}) -> {v} {{
 
 def prepare(width: int, version: str) -> tuple[Path, Path]:
     """The compiled program and the archive (both cached)."""
-    text = program(width)
-    key = hashlib.sha256("\0".join([text, *COMPILE_FLAGS, version]).encode()
-                         ).hexdigest()[:16]
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    vmfb = CACHE_DIR / f"params_model_{width}.{key}.vmfb"
-    if not vmfb.exists():
-        src = vmfb.with_suffix(".mlir")
-        src.write_text(text)
-        report.run(["iree-compile", *COMPILE_FLAGS, str(src), "-o",
-                    str(vmfb)])
-        src.unlink()
+    vmfb = report.compile_mlir_cached(CACHE_DIR, f"params_model_{width}",
+                                      program(width), COMPILE_FLAGS, version)
     irpa = CACHE_DIR / f"params_model_{width}.irpa"
     if not irpa.exists():
         import numpy as np
