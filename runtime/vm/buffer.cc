@@ -62,11 +62,6 @@ Status ReadOnlyError() {
 
 }  // namespace
 
-const RefType& Buffer::Type() {
-  static const RefType type("vm.buffer");
-  return type;
-}
-
 Buffer::Buffer(ConstructionKey, uint8_t* data, uint64_t length,
                BufferAccess access, uint64_t owned_alignment,
                ExternalMemoryOwner owner)

@@ -105,7 +105,12 @@ concept BufferElement = std::same_as<T, int8_t> || std::same_as<T, uint8_t> ||
 class Buffer final : public RefCounted {
  public:
   // The `vm.buffer` descriptor.
-  static const RefType& Type();
+  // Inline, so that a type check is a compare, not a call (every ref
+  // argument of every native call is checked).
+  static const RefType& Type() {
+    static const RefType type("vm.buffer");
+    return type;
+  }
 
   // The most bytes one Allocate or Clone may request (alignment included):
   // a hostile length fails with RESOURCE_EXHAUSTED instead of exhausting the

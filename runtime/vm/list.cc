@@ -34,11 +34,6 @@ TypeDef Variant::type() const {
   return TypeDef::Any();
 }
 
-const RefType& List::Type() {
-  static const RefType type("vm.list");
-  return type;
-}
-
 List::List(ConstructionKey, TypeDef element_type)
     : element_type_(element_type) {
   switch (element_type.kind()) {

@@ -68,7 +68,12 @@ class Variant {
 class List final : public RefCounted {
  public:
   // The `vm.list` descriptor (every `!vm.list<...>` in a module).
-  static const RefType& Type();
+  // Inline, so that a type check is a compare, not a call (every ref
+  // argument of every native call is checked).
+  static const RefType& Type() {
+    static const RefType type("vm.list");
+    return type;
+  }
 
   // Limits on what one list may hold. Sizes travel through the VM as i32, so
   // no list exceeds INT32_MAX elements; and no list's storage exceeds

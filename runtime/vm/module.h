@@ -184,6 +184,19 @@ class Module {
 
   // Whether CallWithRegisters is implemented (native modules: yes).
   virtual bool SupportsRegisterCalls() const { return false; }
+  // The function that CallWithRegisters would run for `function`, for a
+  // caller that resolves an import once and then calls it directly; a
+  // target without `call` when there is none (the caller then goes through
+  // CallWithRegisters). The caller still checks tracing, and keeps the
+  // state the Context has for this module.
+  struct RegisterCallTarget {
+    Status (*call)(ModuleState& state, std::string_view name,
+                   const RegisterCall& call) = nullptr;
+    std::string_view name;
+  };
+  virtual RegisterCallTarget ResolveRegisterCall(const Function&) const {
+    return {};
+  }
   // Call with the arguments and results in the caller's registers (see
   // RegisterCall); only when SupportsRegisterCalls().
   virtual Status CallWithRegisters(Context& context, ModuleState& state,

@@ -19,6 +19,8 @@ namespace {
 
 struct CounterState : ModuleState {
   int64_t total = 0;
+  // What borrowed_counts saw of its arguments' reference counts.
+  std::vector<uint32_t> counts_seen;
 };
 
 Result<int32_t> AddOne(CounterState&, int32_t value) { return value + 1; }
@@ -49,6 +51,25 @@ Result<int64_t> Dot(CounterState&, int32_t base,
 
 Result<VmRef> Echo(CounterState&, VmRef ref) { return ref; }
 
+// Records the reference count of each buffer while the call runs; returns
+// the summed lengths (a null buffer counts 0).
+Result<int64_t> BorrowedCounts(
+    CounterState& state, const Borrowed<Buffer>& first,
+    std::span<const std::tuple<Borrowed<Buffer>>> rest) {
+  state.counts_seen.clear();
+  int64_t length = 0;
+  if (first) {
+    state.counts_seen.push_back(first->reference_count_for_testing());
+    length += static_cast<int64_t>(first->length());
+  }
+  for (const auto& [buffer] : rest) {
+    if (!buffer) continue;
+    state.counts_seen.push_back(buffer->reference_count_for_testing());
+    length += static_cast<int64_t>(buffer->length());
+  }
+  return length;
+}
+
 // The cconvs below are checked by static_assert inside Export<>: changing
 // any of them (e.g. "0i_I" for AddOne) fails to compile.
 std::shared_ptr<NativeModule<CounterState>> MakeModule() {
@@ -60,6 +81,7 @@ std::shared_ptr<NativeModule<CounterState>> MakeModule() {
       Export<"buffer_length", "0r_I", &BufferLength>(),
       Export<"dot", "0iCiID_I", &Dot>(),
       Export<"echo", "0r_r", &Echo>(),
+      Export<"borrowed_counts", "0rCrD_I", &BorrowedCounts>(),
   };
   return std::make_shared<NativeModule<CounterState>>(
       "native", 3, std::move(exports),
@@ -92,7 +114,7 @@ class NativeModuleTest : public ::testing::Test {
 };
 
 TEST_F(NativeModuleTest, ExportsCarryTheirCconvs) {
-  ASSERT_EQ(module_->export_count(), 7u);
+  ASSERT_EQ(module_->export_count(), 8u);
   EXPECT_EQ(module_->export_info(0).name, "add_one");
   EXPECT_EQ(module_->export_info(0).calling_convention, "0i_i");
   EXPECT_EQ(module_->export_info(5).calling_convention, "0iCiID_I");
@@ -290,6 +312,104 @@ TEST_F(RegisterCallTest, RefsAreCopiedOrMovedAsTheMoveBitSays) {
   r.refs[2].reset();
   EXPECT_EQ((*buffer)->reference_count_for_testing(), before)
       << "no reference leaked or lost";
+}
+
+TEST_F(RegisterCallTest, BorrowedRefsCountNothingUnlessMoved) {
+  auto buffer = Buffer::Allocate(24, 0, BufferAccess::kMutable);
+  ASSERT_TRUE(buffer.ok());
+  const uint32_t before = (*buffer)->reference_count_for_testing();
+  auto state = static_cast<CounterState*>(context_->FindState(module_.get()));
+  ASSERT_NE(state, nullptr);
+
+  // Copied registers: the callee sees the count the caller holds, no more.
+  Registers r;
+  r.refs[1] = VmRef::Of(*buffer);
+  r.refs[3] = VmRef::Of(*buffer);
+  Registers::Append(r.arguments, Registers::Ref(1));
+  Registers::Append(r.arguments, Registers::Ref(3));  // the span's element
+  Registers::Append(r.arguments, Registers::Ref(1));
+  Registers::Append(r.segments, 1);  // first
+  Registers::Append(r.segments, 2);  // rest: two elements
+  Registers::Append(r.results, 0);
+  ASSERT_TRUE(CallRegisters("borrowed_counts", r).ok());
+  EXPECT_EQ(r.i32[0], 72u);
+  EXPECT_EQ(state->counts_seen,
+            std::vector<uint32_t>(3, before + 2));  // the two registers
+  EXPECT_FALSE(r.refs[1].is_null());
+  EXPECT_FALSE(r.refs[3].is_null());
+
+  // A moved register is taken: empty after the call, and the reference it
+  // held is dropped when the call ends.
+  Registers m;
+  m.refs[0] = VmRef::Of(*buffer);
+  Registers::Append(m.arguments, Registers::Ref(0, /*move=*/true));
+  Registers::Append(m.segments, 1);
+  Registers::Append(m.segments, 0);
+  Registers::Append(m.results, 2);
+  ASSERT_TRUE(CallRegisters("borrowed_counts", m).ok());
+  EXPECT_EQ(m.i32[2], 24u);
+  EXPECT_TRUE(m.refs[0].is_null());
+  EXPECT_EQ(state->counts_seen, std::vector<uint32_t>{before + 3});
+  r.refs[1].reset();
+  r.refs[3].reset();
+  EXPECT_EQ((*buffer)->reference_count_for_testing(), before)
+      << "no reference leaked or lost";
+
+  // A ref of another type is refused as for Ref<T>.
+  auto list = List::Create(TypeDef::Any(), 0);
+  ASSERT_TRUE(list.ok());
+  Registers wrong;
+  wrong.refs[0] = VmRef::Of(*list);
+  Registers::Append(wrong.arguments, Registers::Ref(0));
+  Registers::Append(wrong.segments, 1);
+  Registers::Append(wrong.segments, 0);
+  Registers::Append(wrong.results, 0);
+  Status status = CallRegisters("borrowed_counts", wrong);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.ToString().find("vm.buffer"), std::string::npos)
+      << status.ToString();
+}
+
+TEST_F(NativeModuleTest, BorrowedRefsFromVariantsCountNothing) {
+  auto buffer = Buffer::Allocate(8, 0, BufferAccess::kMutable);
+  ASSERT_TRUE(buffer.ok());
+  const uint32_t before = (*buffer)->reference_count_for_testing();
+  std::vector<Variant> args = {Variant(VmRef::Of(*buffer)),
+                               Variant(Value::I32(1)),
+                               Variant(VmRef::Of(*buffer))};
+  // Straight to the module (Context::Invoke copies its arguments).
+  auto function = context_->LookupFunction("native.borrowed_counts");
+  ASSERT_TRUE(function.ok());
+  auto state = static_cast<CounterState*>(context_->FindState(module_.get()));
+  std::vector<Variant> results(1);
+  Status status = module_->Call(*context_, *state, *function, args, results);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(results[0].value().i64(), 16);
+  EXPECT_EQ(state->counts_seen, std::vector<uint32_t>(2, before + 2));
+  // A null ref borrows as null.
+  auto with_null = Call("borrowed_counts", {Variant(), Variant(Value::I32(0))});
+  ASSERT_TRUE(with_null.ok()) << with_null.status().ToString();
+  EXPECT_EQ((*with_null)[0].value().i64(), 0);
+}
+
+TEST_F(RegisterCallTest, ImportsResolveToTheExportsFunction) {
+  auto function = context_->LookupFunction("native.add_one");
+  ASSERT_TRUE(function.ok());
+  Module::RegisterCallTarget target = module_->ResolveRegisterCall(*function);
+  ASSERT_NE(target.call, nullptr);
+  EXPECT_EQ(target.name, "add_one");
+  Registers r;
+  r.i32[0] = 9;
+  Registers::Append(r.arguments, 0);
+  Registers::Append(r.results, 1);
+  ASSERT_TRUE(
+      target.call(*context_->FindState(module_.get()), target.name, r.Make())
+          .ok());
+  EXPECT_EQ(r.i32[1], 10u);
+
+  Function missing = *function;
+  missing.ordinal = 99;
+  EXPECT_EQ(module_->ResolveRegisterCall(missing).call, nullptr);
 }
 
 TEST_F(RegisterCallTest, SpansTakeTheirCountsFromSegmentSizes) {

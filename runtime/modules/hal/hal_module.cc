@@ -23,11 +23,20 @@ struct HalState : vm::ModuleState {
 
 // ---- argument helpers -------------------------------------------------------
 
+[[gnu::cold, gnu::noinline]] Status NullError(const char* what) {
+  return InvalidArgumentError(std::string(what) + " is null");
+}
+
 template <typename T>
 Result<T*> Require(const Ref<T>& ref, const char* what) {
-  if (!ref) {
-    return InvalidArgumentError(std::string(what) + " is null");
-  }
+  if (!ref) [[unlikely]]
+    return NullError(what);
+  return ref.get();
+}
+template <typename T>
+Result<T*> Require(const vm::Borrowed<T>& ref, const char* what) {
+  if (!ref) [[unlikely]]
+    return NullError(what);
   return ref.get();
 }
 
@@ -61,15 +70,15 @@ Result<Ref<h::Device>> DevicesGet(HalState& state, int32_t index) {
   return state.devices[static_cast<size_t>(index)];
 }
 
-Result<Ref<h::Allocator>> DeviceAllocator(HalState&, Ref<h::Device> device) {
+Result<Ref<h::Allocator>> DeviceAllocator(
+    HalState&, const vm::Borrowed<h::Device>& device) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   return Ref<h::Allocator>::Retain(&d->allocator());
 }
 
-Result<std::tuple<int32_t, int64_t>> DeviceQueryI64(HalState&,
-                                                    Ref<h::Device> device,
-                                                    Ref<vm::Buffer> category,
-                                                    Ref<vm::Buffer> key) {
+Result<std::tuple<int32_t, int64_t>> DeviceQueryI64(
+    HalState&, const vm::Borrowed<h::Device>& device, Ref<vm::Buffer> category,
+    Ref<vm::Buffer> key) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * c, Require(category, "query category"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * k, Require(key, "query key"));
@@ -173,28 +182,31 @@ Result<std::tuple<Ref<h::Device>, int64_t>> AllocatorSelect(
   return std::tuple<Ref<h::Device>, int64_t>(device, affinity);
 }
 
-Status BufferAssert(HalState&, Ref<h::Buffer> buffer, Ref<vm::Buffer> message,
-                    Ref<h::Allocator> allocator, int64_t minimum_length,
-                    int32_t memory_types, int32_t usage) {
+Status BufferAssert(HalState&, const vm::Borrowed<h::Buffer>& buffer,
+                    const vm::Borrowed<vm::Buffer>& message,
+                    const vm::Borrowed<h::Allocator>& allocator,
+                    int64_t minimum_length, int32_t memory_types,
+                    int32_t usage) {
   EMBER_ASSIGN_OR_RETURN(h::Buffer * b, Require(buffer, "buffer"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * m, Require(message, "message"));
-  EMBER_ASSIGN_OR_RETURN(h::Allocator * a, Require(allocator, "allocator"));
-  (void)a;
-  const std::string what(AsString(*m));
+  EMBER_RETURN_IF_ERROR(Require(allocator, "allocator"));
   if (minimum_length < 0 ||
-      b->byte_length() < static_cast<uint64_t>(minimum_length)) {
+      b->byte_length() < static_cast<uint64_t>(minimum_length)) [[unlikely]] {
     return InvalidArgumentError(
-        what + " buffer byte length " + std::to_string(b->byte_length()) +
-        " less than expected minimum " + std::to_string(minimum_length));
+        std::string(AsString(*m)) + " buffer byte length " +
+        std::to_string(b->byte_length()) + " less than expected minimum " +
+        std::to_string(minimum_length));
   }
   Status type_status =
       b->ValidateMemoryType(static_cast<h::MemoryType>(memory_types));
-  if (!type_status.ok()) {
-    return Status(type_status.code(), what + " " + type_status.ToString());
+  if (!type_status.ok()) [[unlikely]] {
+    return Status(type_status.code(),
+                  std::string(AsString(*m)) + " " + type_status.ToString());
   }
   Status usage_status = b->ValidateUsage(static_cast<h::BufferUsage>(usage));
-  if (!usage_status.ok()) {
-    return Status(usage_status.code(), what + " " + usage_status.ToString());
+  if (!usage_status.ok()) [[unlikely]] {
+    return Status(usage_status.code(),
+                  std::string(AsString(*m)) + " " + usage_status.ToString());
   }
   return Status::Ok();
 }
@@ -309,19 +321,20 @@ std::string Hex8(uint32_t value) {
   return text;
 }
 
-Status BufferViewAssert(HalState&, Ref<h::BufferView> view,
-                        Ref<vm::Buffer> message, int32_t element_type,
-                        int32_t encoding_type,
+Status BufferViewAssert(HalState&, const vm::Borrowed<h::BufferView>& view,
+                        const vm::Borrowed<vm::Buffer>& message,
+                        int32_t element_type, int32_t encoding_type,
                         std::span<const std::tuple<int64_t>> shape) {
   EMBER_ASSIGN_OR_RETURN(h::BufferView * v, Require(view, "buffer view"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * m, Require(message, "message"));
-  const std::string what(AsString(*m));
+  // The message is only made into a string on failure.
+  auto what = [m] { return std::string(AsString(*m)); };
   const auto expected_encoding =
       static_cast<h::EncodingType>(static_cast<uint32_t>(encoding_type));
   if (v->encoding_type() != h::EncodingType::kOpaque &&
       v->encoding_type() != expected_encoding) {
     return InvalidArgumentError(
-        what + " encoding mismatch; expected " +
+        what() + " encoding mismatch; expected " +
         Hex8(static_cast<uint32_t>(expected_encoding)) + " but have " +
         Hex8(static_cast<uint32_t>(v->encoding_type())));
   }
@@ -329,14 +342,14 @@ Status BufferViewAssert(HalState&, Ref<h::BufferView> view,
       static_cast<h::ElementType>(static_cast<uint32_t>(element_type));
   if (!ElementTypesCompatible(v->element_type(), expected_type)) {
     return InvalidArgumentError(
-        what + " element type mismatch; expected " +
+        what() + " element type mismatch; expected " +
         h::FormatElementType(expected_type) + " (" +
         Hex8(static_cast<uint32_t>(expected_type)) + ") but have " +
         h::FormatElementType(v->element_type()) + " (" +
         Hex8(static_cast<uint32_t>(v->element_type())) + ")");
   }
   if (v->rank() != shape.size()) {
-    return InvalidArgumentError(what + " shape rank mismatch; expected " +
+    return InvalidArgumentError(what() + " shape rank mismatch; expected " +
                                 std::to_string(shape.size()) +
                                 (shape.empty() ? " (scalar)" : "") +
                                 " but have " + std::to_string(v->rank()) +
@@ -344,7 +357,7 @@ Status BufferViewAssert(HalState&, Ref<h::BufferView> view,
   }
   for (size_t i = 0; i < shape.size(); ++i) {
     if (v->shape()[i] != std::get<0>(shape[i])) {
-      return InvalidArgumentError(what + " shape dimension " +
+      return InvalidArgumentError(what() + " shape dimension " +
                                   std::to_string(i) + " mismatch; expected " +
                                   std::to_string(std::get<0>(shape[i])) +
                                   " but have " + std::to_string(v->shape()[i]));
@@ -353,12 +366,14 @@ Status BufferViewAssert(HalState&, Ref<h::BufferView> view,
   return Status::Ok();
 }
 
-Result<Ref<h::Buffer>> BufferViewBuffer(HalState&, Ref<h::BufferView> view) {
+Result<Ref<h::Buffer>> BufferViewBuffer(
+    HalState&, const vm::Borrowed<h::BufferView>& view) {
   EMBER_ASSIGN_OR_RETURN(h::BufferView * v, Require(view, "buffer view"));
   return v->buffer();
 }
 
-Result<int64_t> BufferViewDim(HalState&, Ref<h::BufferView> view,
+Result<int64_t> BufferViewDim(HalState&,
+                              const vm::Borrowed<h::BufferView>& view,
                               int32_t index) {
   EMBER_ASSIGN_OR_RETURN(h::BufferView * v, Require(view, "buffer view"));
   if (index < 0 || static_cast<size_t>(index) >= v->rank()) {
@@ -369,17 +384,20 @@ Result<int64_t> BufferViewDim(HalState&, Ref<h::BufferView> view,
   return v->shape()[static_cast<size_t>(index)];
 }
 
-Result<int32_t> BufferViewElementType(HalState&, Ref<h::BufferView> view) {
+Result<int32_t> BufferViewElementType(HalState&,
+                                      const vm::Borrowed<h::BufferView>& view) {
   EMBER_ASSIGN_OR_RETURN(h::BufferView * v, Require(view, "buffer view"));
   return static_cast<int32_t>(static_cast<uint32_t>(v->element_type()));
 }
 
-Result<int32_t> BufferViewEncodingType(HalState&, Ref<h::BufferView> view) {
+Result<int32_t> BufferViewEncodingType(
+    HalState&, const vm::Borrowed<h::BufferView>& view) {
   EMBER_ASSIGN_OR_RETURN(h::BufferView * v, Require(view, "buffer view"));
   return static_cast<int32_t>(static_cast<uint32_t>(v->encoding_type()));
 }
 
-Result<int32_t> BufferViewRank(HalState&, Ref<h::BufferView> view) {
+Result<int32_t> BufferViewRank(HalState&,
+                               const vm::Borrowed<h::BufferView>& view) {
   EMBER_ASSIGN_OR_RETURN(h::BufferView * v, Require(view, "buffer view"));
   return static_cast<int32_t>(v->rank());
 }
@@ -471,8 +489,8 @@ Status CommandBufferCopyBuffer(HalState&, Ref<h::CommandBuffer> cmd,
 }
 
 Result<Ref<h::CommandBuffer>> CommandBufferCreate(
-    HalState&, Ref<h::Device> device, int32_t modes, int32_t categories,
-    int64_t /*affinity*/, int32_t binding_capacity) {
+    HalState&, const vm::Borrowed<h::Device>& device, int32_t modes,
+    int32_t categories, int64_t /*affinity*/, int32_t binding_capacity) {
   EMBER_RETURN_IF_ERROR(Require(device, "device"));
   if (binding_capacity < 0) {
     return InvalidArgumentError("negative binding capacity");
@@ -597,7 +615,8 @@ Status CommandBufferUpdateBuffer(HalState&, Ref<h::CommandBuffer> cmd,
 // ---- device queues
 // ----------------------------------------------------------------
 
-Result<Ref<h::Buffer>> QueueAlloca(HalState&, Ref<h::Device> device,
+Result<Ref<h::Buffer>> QueueAlloca(HalState&,
+                                   const vm::Borrowed<h::Device>& device,
                                    int64_t /*affinity*/, Ref<h::Fence> wait,
                                    Ref<h::Fence> signal, int64_t /*pool*/,
                                    int32_t memory_types, int32_t usage,
@@ -611,16 +630,17 @@ Result<Ref<h::Buffer>> QueueAlloca(HalState&, Ref<h::Device> device,
                         DeviceSize(size));
 }
 
-Status QueueBarrier(HalState&, Ref<h::Device> device, int64_t,
+Status QueueBarrier(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
                     Ref<h::Fence> wait, Ref<h::Fence> signal, int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   return d->QueueBarrier(wait, signal);
 }
 
-Status QueueCopy(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
-                 Ref<h::Fence> signal, Ref<h::Buffer> source,
-                 int64_t source_offset, Ref<h::Buffer> target,
-                 int64_t target_offset, int64_t length, int64_t) {
+Status QueueCopy(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
+                 Ref<h::Fence> wait, Ref<h::Fence> signal,
+                 Ref<h::Buffer> source, int64_t source_offset,
+                 Ref<h::Buffer> target, int64_t target_offset, int64_t length,
+                 int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_RETURN_IF_ERROR(Require(source, "copy source"));
   EMBER_RETURN_IF_ERROR(Require(target, "copy target"));
@@ -628,7 +648,7 @@ Status QueueCopy(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
                       DeviceSize(target_offset), DeviceSize(length));
 }
 
-Status QueueDealloca(HalState&, Ref<h::Device> device, int64_t,
+Status QueueDealloca(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
                      Ref<h::Fence> wait, Ref<h::Fence> signal,
                      Ref<h::Buffer> buffer, int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
@@ -636,7 +656,7 @@ Status QueueDealloca(HalState&, Ref<h::Device> device, int64_t,
   return d->QueueDealloca(wait, signal, buffer);
 }
 
-Status QueueExecute(HalState&, Ref<h::Device> device, int64_t,
+Status QueueExecute(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
                     Ref<h::Fence> wait, Ref<h::Fence> signal,
                     Ref<h::CommandBuffer> cmd, int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
@@ -645,25 +665,27 @@ Status QueueExecute(HalState&, Ref<h::Device> device, int64_t,
 }
 
 Status QueueExecuteIndirect(
-    HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
-    Ref<h::Fence> signal, Ref<h::CommandBuffer> cmd, int64_t,
-    std::span<const std::tuple<Ref<h::Buffer>, int64_t, int64_t>> bindings) {
+    HalState&, const vm::Borrowed<h::Device>& device, int64_t,
+    Ref<h::Fence> wait, Ref<h::Fence> signal, Ref<h::CommandBuffer> cmd,
+    int64_t,
+    std::span<const std::tuple<vm::Borrowed<h::Buffer>, int64_t, int64_t>>
+        bindings) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_RETURN_IF_ERROR(Require(cmd, "command buffer"));
   // Short tables (the usual case) need no allocation.
   SmallVector<h::Binding, 8> table;
   for (const auto& [buffer, offset, length] : bindings) {
-    table.push_back({buffer, DeviceSize(offset), DeviceSize(length)});
+    table.push_back({buffer.Retain(), DeviceSize(offset), DeviceSize(length)});
   }
   return d->QueueExecute(
       wait, signal, cmd,
       std::span<const h::Binding>(table.data(), table.size()));
 }
 
-Status QueueFill(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
-                 Ref<h::Fence> signal, Ref<h::Buffer> target, int64_t offset,
-                 int64_t length, int64_t pattern, int32_t pattern_length,
-                 int64_t) {
+Status QueueFill(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
+                 Ref<h::Fence> wait, Ref<h::Fence> signal,
+                 Ref<h::Buffer> target, int64_t offset, int64_t length,
+                 int64_t pattern, int32_t pattern_length, int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_RETURN_IF_ERROR(Require(target, "fill target"));
   return d->QueueFill(wait, signal, target, DeviceSize(offset),
@@ -671,13 +693,13 @@ Status QueueFill(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
                       static_cast<uint32_t>(pattern_length));
 }
 
-Status QueueFlush(HalState&, Ref<h::Device> device, int64_t) {
+Status QueueFlush(HalState&, const vm::Borrowed<h::Device>& device, int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   return d->QueueFlush();
 }
 
-Status QueueRead(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
-                 Ref<h::Fence> signal, Ref<h::File> source,
+Status QueueRead(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
+                 Ref<h::Fence> wait, Ref<h::Fence> signal, Ref<h::File> source,
                  int64_t source_offset, Ref<h::Buffer> target,
                  int64_t target_offset, int64_t length, int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
@@ -690,7 +712,7 @@ Status QueueRead(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
                         DeviceSize(length));
 }
 
-Status QueueUpdate(HalState&, Ref<h::Device> device, int64_t,
+Status QueueUpdate(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
                    Ref<h::Fence> wait, Ref<h::Fence> signal,
                    Ref<vm::Buffer> source, int64_t source_offset,
                    Ref<h::Buffer> target, int64_t target_offset, int64_t length,
@@ -708,10 +730,11 @@ Status QueueUpdate(HalState&, Ref<h::Device> device, int64_t,
                         DeviceSize(length));
 }
 
-Status QueueWrite(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
-                  Ref<h::Fence> signal, Ref<h::Buffer> source,
-                  int64_t source_offset, Ref<h::File> target,
-                  int64_t target_offset, int64_t length, int64_t) {
+Status QueueWrite(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
+                  Ref<h::Fence> wait, Ref<h::Fence> signal,
+                  Ref<h::Buffer> source, int64_t source_offset,
+                  Ref<h::File> target, int64_t target_offset, int64_t length,
+                  int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_ASSIGN_OR_RETURN(h::Buffer * s, Require(source, "source buffer"));
   EMBER_ASSIGN_OR_RETURN(h::File * f, Require(target, "target file"));
@@ -731,10 +754,11 @@ Status QueueWrite(HalState&, Ref<h::Device> device, int64_t, Ref<h::Fence> wait,
   return Status::Ok();
 }
 
-Result<Ref<h::File>> FileFromMemory(HalState&, Ref<h::Device> device, int64_t,
-                                    int32_t access, Ref<vm::Buffer> buffer,
-                                    int64_t offset, int64_t length,
-                                    int32_t /*flags*/) {
+Result<Ref<h::File>> FileFromMemory(HalState&,
+                                    const vm::Borrowed<h::Device>& device,
+                                    int64_t, int32_t access,
+                                    Ref<vm::Buffer> buffer, int64_t offset,
+                                    int64_t length, int32_t /*flags*/) {
   EMBER_RETURN_IF_ERROR(Require(device, "device"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * b, Require(buffer, "file buffer"));
   if (offset < 0 || length < 0 || static_cast<uint64_t>(offset) > b->length() ||
@@ -755,11 +779,9 @@ Result<Ref<h::File>> FileFromMemory(HalState&, Ref<h::Device> device, int64_t,
 // ---- executables
 // ---------------------------------------------------------------------
 
-Result<Ref<h::Executable>> ExecutableCreate(HalState&, Ref<h::Device> device,
-                                            int64_t /*affinity*/,
-                                            Ref<vm::Buffer> format,
-                                            Ref<vm::Buffer> data,
-                                            Ref<vm::Buffer> constants) {
+Result<Ref<h::Executable>> ExecutableCreate(
+    HalState&, const vm::Borrowed<h::Device>& device, int64_t /*affinity*/,
+    Ref<vm::Buffer> format, Ref<vm::Buffer> data, Ref<vm::Buffer> constants) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * f, Require(format, "executable format"));
   EMBER_ASSIGN_OR_RETURN(vm::Buffer * bytes, Require(data, "executable data"));
@@ -783,7 +805,8 @@ Result<Ref<h::Executable>> ExecutableCreate(HalState&, Ref<h::Device> device,
 // ---- fences
 // ----------------------------------------------------------------------------
 
-Result<Ref<h::Fence>> FenceCreate(HalState&, Ref<h::Device> device,
+Result<Ref<h::Fence>> FenceCreate(HalState&,
+                                  const vm::Borrowed<h::Device>& device,
                                   int64_t /*flags*/) {
   EMBER_RETURN_IF_ERROR(Require(device, "device"));
   return h::Fence::CreateWithNewSemaphore();
@@ -818,8 +841,9 @@ Status FenceSignal(HalState&, Ref<h::Fence> fence) {
   return f->Signal();
 }
 
-Result<int32_t> FenceAwait(HalState&, int32_t timeout_ms, int64_t /*flags*/,
-                           std::span<const std::tuple<Ref<h::Fence>>> list) {
+Result<int32_t> FenceAwait(
+    HalState&, int32_t timeout_ms, int64_t /*flags*/,
+    std::span<const std::tuple<vm::Borrowed<h::Fence>>> list) {
   const h::Timeout timeout =
       h::Timeout::FromMilliseconds(static_cast<uint32_t>(timeout_ms));
   for (const auto& [fence] : list) {
@@ -834,26 +858,6 @@ Result<int32_t> FenceAwait(HalState&, int32_t timeout_ms, int64_t /*flags*/,
 }
 
 }  // namespace
-
-// Each descriptor is a function-local static: made on first use, alive for
-// the process, its address the type's identity.
-#define EMBER_HAL_REF_TYPE(Function, name) \
-  const vm::RefType& Function() {          \
-    static const vm::RefType type(name);   \
-    return type;                           \
-  }
-EMBER_HAL_REF_TYPE(AllocatorType, "hal.allocator")
-EMBER_HAL_REF_TYPE(BufferType, "hal.buffer")
-EMBER_HAL_REF_TYPE(BufferViewType, "hal.buffer_view")
-EMBER_HAL_REF_TYPE(ChannelType, "hal.channel")
-EMBER_HAL_REF_TYPE(CommandBufferType, "hal.command_buffer")
-EMBER_HAL_REF_TYPE(DeviceType, "hal.device")
-EMBER_HAL_REF_TYPE(EventType, "hal.event")
-EMBER_HAL_REF_TYPE(ExecutableType, "hal.executable")
-EMBER_HAL_REF_TYPE(FenceType, "hal.fence")
-EMBER_HAL_REF_TYPE(FileType, "hal.file")
-EMBER_HAL_REF_TYPE(SemaphoreType, "hal.semaphore")
-#undef EMBER_HAL_REF_TYPE
 
 std::vector<const vm::RefType*> HalRefTypes() {
   return {&AllocatorType(), &BufferType(),        &BufferViewType(),

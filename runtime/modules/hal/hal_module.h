@@ -46,18 +46,26 @@ namespace ember::modules::hal {
 // HAL module version 6 (IREE 3.11).
 inline constexpr uint32_t kHalModuleVersion = 6;
 
-// The descriptors of the hal.* ref types.
-const vm::RefType& AllocatorType();
-const vm::RefType& BufferType();
-const vm::RefType& BufferViewType();
-const vm::RefType& ChannelType();
-const vm::RefType& CommandBufferType();
-const vm::RefType& DeviceType();
-const vm::RefType& EventType();
-const vm::RefType& ExecutableType();
-const vm::RefType& FenceType();
-const vm::RefType& FileType();
-const vm::RefType& SemaphoreType();
+// The descriptors of the hal.* ref types. Each is a function-local static,
+// made on first use and alive for the process, its address the type's
+// identity; inline, so that the type check of a ref argument is a compare.
+#define EMBER_HAL_REF_TYPE(Function, name) \
+  inline const vm::RefType& Function() {   \
+    static const vm::RefType type(name);   \
+    return type;                           \
+  }
+EMBER_HAL_REF_TYPE(AllocatorType, "hal.allocator")
+EMBER_HAL_REF_TYPE(BufferType, "hal.buffer")
+EMBER_HAL_REF_TYPE(BufferViewType, "hal.buffer_view")
+EMBER_HAL_REF_TYPE(ChannelType, "hal.channel")
+EMBER_HAL_REF_TYPE(CommandBufferType, "hal.command_buffer")
+EMBER_HAL_REF_TYPE(DeviceType, "hal.device")
+EMBER_HAL_REF_TYPE(EventType, "hal.event")
+EMBER_HAL_REF_TYPE(ExecutableType, "hal.executable")
+EMBER_HAL_REF_TYPE(FenceType, "hal.fence")
+EMBER_HAL_REF_TYPE(FileType, "hal.file")
+EMBER_HAL_REF_TYPE(SemaphoreType, "hal.semaphore")
+#undef EMBER_HAL_REF_TYPE
 
 // All of them, for Instance registration.
 std::vector<const vm::RefType*> HalRefTypes();

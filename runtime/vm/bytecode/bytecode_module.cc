@@ -212,7 +212,7 @@ Result<std::unique_ptr<ModuleState>> BytecodeModule::CreateState(
   state->rwdata.assign(static_cast<size_t>(layout.global_bytes_capacity), 0);
   state->ref_globals.resize(static_cast<size_t>(layout.global_ref_count));
   state->imports.resize(imports_.size());
-  state->import_states.resize(imports_.size());
+  state->import_targets.resize(imports_.size());
   return std::unique_ptr<ModuleState>(std::move(state));
 }
 
@@ -223,7 +223,7 @@ Status BytecodeModule::ResolveImport(ModuleState& state, size_t import_ordinal,
     return OutOfRangeError("import ordinal out of range");
   }
   bytecode_state.imports[import_ordinal] = target;
-  bytecode_state.import_states[import_ordinal] = nullptr;  // found on use
+  bytecode_state.import_targets[import_ordinal] = {};  // found on use
   return Status::Ok();
 }
 

@@ -28,8 +28,13 @@ struct BytecodeModuleState final : ModuleState {
   std::vector<VmRef> ref_globals;
   // Import targets by import ordinal; a null Function when unresolved.
   std::vector<Function> imports;
-  // The callee's state per import, found on the first register call.
-  std::vector<ModuleState*> import_states;
+  // Per import, found on its first register call: the callee's state and
+  // the function that serves the call (none: through CallWithRegisters).
+  struct ImportTarget {
+    ModuleState* state = nullptr;
+    Module::RegisterCallTarget direct;
+  };
+  std::vector<ImportTarget> import_targets;
   // The stack of the last invocation, for the next; null while one runs (a
   // nested invocation then makes its own).
   std::unique_ptr<InterpreterStack, InterpreterStackDeleter> spare_stack;

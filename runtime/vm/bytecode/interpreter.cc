@@ -463,15 +463,17 @@ class Interpreter {
     }
     if (target.module->SupportsRegisterCalls()) {
       // Native callee: it reads and writes this frame's registers itself.
-      // Its state is looked up once per context and import.
-      ModuleState*& callee_state = state_.import_states[index];
-      if (callee_state == nullptr) [[unlikely]] {
-        callee_state = context_.FindState(target.module);
-        if (callee_state == nullptr) {
+      // Its state and the function serving the import are looked up once
+      // per context and import.
+      BytecodeModuleState::ImportTarget& callee = state_.import_targets[index];
+      if (callee.state == nullptr) [[unlikely]] {
+        callee.state = context_.FindState(target.module);
+        if (callee.state == nullptr) {
           return FailedPreconditionError("module '" +
                                          std::string(target.module->name()) +
                                          "' is not registered in this context");
         }
+        callee.direct = target.module->ResolveRegisterCall(target);
       }
       RegisterCall call;
       call.i32 = f.i32.data();
@@ -485,8 +487,12 @@ class Interpreter {
       call.results = results.data();
       call.result_count = results.size();
       EMBER_RETURN_IF_ERROR(context_.EnterFrame());
-      Status status = target.module->CallWithRegisters(context_, *callee_state,
-                                                       target, call);
+      // Traced calls go through the module, which records them.
+      Status status =
+          callee.direct.call != nullptr && !trace::Enabled()
+              ? callee.direct.call(*callee.state, callee.direct.name, call)
+              : target.module->CallWithRegisters(context_, *callee.state,
+                                                 target, call);
       context_.LeaveFrame();
       if (!status.ok()) [[unlikely]] {
         return ImportFailed(std::move(status), index);
