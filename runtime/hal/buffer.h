@@ -29,6 +29,7 @@
 #include <span>
 #include <string>
 
+#include "runtime/base/object_cache.h"
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/status.h"
 
@@ -148,7 +149,7 @@ class BufferMapping {
   std::span<uint8_t> contents_;
 };
 
-class Buffer final : public RefCounted {
+class Buffer final : public RefCounted, public CachedAllocation<Buffer> {
  public:
   // Takes ownership of `size` bytes at `data` (host memory); `release` runs
   // once when the buffer dies (also when this call fails).

@@ -54,7 +54,7 @@ Result<Ref<BufferView>> BufferView::Create(Ref<Buffer> buffer,
   }
   Ref<BufferView> view = Ref<BufferView>::Adopt(new BufferView());
   view->buffer_ = std::move(buffer);
-  view->shape_.assign(shape.begin(), shape.end());
+  for (int64_t dim : shape) view->shape_.push_back(dim);
   view->element_type_ = element_type;
   view->encoding_type_ = encoding_type;
   return view;

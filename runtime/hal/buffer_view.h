@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "runtime/base/object_cache.h"
 #include "runtime/base/ref_counted.h"
+#include "runtime/base/small_vector.h"
 #include "runtime/base/status.h"
 #include "runtime/hal/buffer.h"
 #include "runtime/hal/element_type.h"
@@ -30,7 +32,8 @@ inline constexpr size_t kMaxRank = 64;
 Result<uint64_t> DenseByteLength(std::span<const int64_t> shape,
                                  ElementType type);
 
-class BufferView final : public RefCounted {
+class BufferView final : public RefCounted,
+                         public CachedAllocation<BufferView> {
  public:
   // A view of `buffer`; its byte length must cover the shape (dense,
   // byte-aligned types) -- OUT_OF_RANGE otherwise.
@@ -40,7 +43,9 @@ class BufferView final : public RefCounted {
                                         EncodingType encoding_type);
 
   const Ref<Buffer>& buffer() const { return buffer_; }
-  std::span<const int64_t> shape() const { return shape_; }
+  std::span<const int64_t> shape() const {
+    return {shape_.data(), shape_.size()};
+  }
   size_t rank() const { return shape_.size(); }
   ElementType element_type() const { return element_type_; }
   EncodingType encoding_type() const { return encoding_type_; }
@@ -53,7 +58,8 @@ class BufferView final : public RefCounted {
  private:
   BufferView() = default;
   Ref<Buffer> buffer_;
-  std::vector<int64_t> shape_;
+  // Ranks up to 6 (nearly every tensor) need no allocation of their own.
+  SmallVector<int64_t, 6> shape_;
   ElementType element_type_ = ElementType::kNone;
   EncodingType encoding_type_ = EncodingType::kDenseRowMajor;
 };

@@ -54,6 +54,8 @@ void Semaphore::ChangedLocked() {
 }
 
 Semaphore::~Semaphore() {
+  if (listeners_.empty()) [[likely]]
+    return;
   const Status cancelled(StatusCode::kCancelled,
                          "the semaphore was destroyed before the timepoint "
                          "was reached");
@@ -196,7 +198,9 @@ Ref<Fence> Fence::Create() { return Ref<Fence>::Adopt(new Fence()); }
 
 Ref<Fence> Fence::CreateWithNewSemaphore() {
   Ref<Fence> fence = Create();
-  fence->Insert(Semaphore::Create(0), 1);
+  // Nobody else has the fence yet: no lock, and the new semaphore's only
+  // reference moves in.
+  fence->timepoints_.push_back({Semaphore::Create(0), 1});
   return fence;
 }
 
@@ -260,6 +264,19 @@ void Fence::Fail(Status status) {
 }
 
 Status Fence::Wait(Timeout timeout) const {
+  // Reached already (a fence of work that ran inline): no copy of the
+  // timepoints and no references counted.
+  {
+    std::lock_guard lock(mutex_);
+    bool reached = true;
+    for (const Timepoint& timepoint : timepoints_) {
+      if (!timepoint.semaphore->Reached(timepoint.value)) {
+        reached = false;
+        break;
+      }
+    }
+    if (reached) return Status::Ok();
+  }
   for (const Timepoint& timepoint : timepoints()) {
     EMBER_RETURN_IF_ERROR(timepoint.semaphore->Wait(timepoint.value, timeout));
   }

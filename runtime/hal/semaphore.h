@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/object_cache.h"
 #include "runtime/base/ref_counted.h"
 #include "runtime/base/small_vector.h"
 #include "runtime/base/status.h"
@@ -56,7 +57,7 @@ class Timeout {
   std::optional<Clock::time_point> deadline_;
 };
 
-class Semaphore final : public RefCounted {
+class Semaphore final : public RefCounted, public CachedAllocation<Semaphore> {
  public:
   static Ref<Semaphore> Create(uint64_t initial_value);
 
@@ -72,6 +73,12 @@ class Semaphore final : public RefCounted {
   // Poisons the timeline with `status` (not OK). A second failure keeps the
   // first status.
   void Fail(Status status);
+  // Whether the value is at `value` or above, without a lock; false on a
+  // failed semaphore.
+  bool Reached(uint64_t value) const {
+    const uint64_t now = value_.load(std::memory_order_acquire);
+    return now != kSemaphoreFailureValue && now >= value;
+  }
   // Blocks until the value reaches `value`, the semaphore fails (its status)
   // or the timeout passes (DEADLINE_EXCEEDED).
   Status Wait(uint64_t value, Timeout timeout) const;
@@ -111,7 +118,7 @@ class Semaphore final : public RefCounted {
   std::vector<std::pair<uint64_t, Listener>> listeners_;
 };
 
-class Fence final : public RefCounted {
+class Fence final : public RefCounted, public CachedAllocation<Fence> {
  public:
   struct Timepoint {
     Ref<Semaphore> semaphore;
