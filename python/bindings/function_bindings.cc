@@ -88,6 +88,9 @@ struct Hooks {
   PyTypeObject* device_array_type = nullptr;
   nb::object numpy_asarray;      // numpy.asarray
   nb::dict element_to_dtype;     // int(element type) -> dtype
+  // Called with int(element type) on a miss in element_to_dtype (the
+  // ml_dtypes types are added on first need); None: no fallback.
+  nb::object dtype_fallback;
   nb::object array_argument;     // (device, value, name, path) -> HalBufferView
   nb::object sequence_argument;  // (device, value, name, path) -> VmVariantList
 };
@@ -177,6 +180,11 @@ nb::object DtypeOfElementType(h::ElementType type) {
   nb::int_ key(static_cast<uint32_t>(type));
   PyObject* dtype =
       PyDict_GetItem(GetHooks().element_to_dtype.ptr(), key.ptr());
+  if (dtype == nullptr && GetHooks().dtype_fallback.is_valid() &&
+      !GetHooks().dtype_fallback.is_none()) {
+    nb::object found = GetHooks().dtype_fallback(key);
+    if (!found.is_none()) return found;
+  }
   if (dtype == nullptr) {
     char text[64];
     std::snprintf(text, sizeof(text),
@@ -1103,7 +1111,7 @@ void BindFunctions(nb::module_& m) {
       "_set_call_hooks",
       [](nb::handle device_array_type, nb::object numpy_asarray,
          nb::dict element_to_dtype, nb::object array_argument,
-         nb::object sequence_argument) {
+         nb::object sequence_argument, nb::object dtype_fallback) {
         if (!PyType_Check(device_array_type.ptr()) ||
             !PyType_IsSubtype(
                 reinterpret_cast<PyTypeObject*>(device_array_type.ptr()),
@@ -1119,9 +1127,11 @@ void BindFunctions(nb::module_& m) {
         hooks->element_to_dtype = std::move(element_to_dtype);
         hooks->array_argument = std::move(array_argument);
         hooks->sequence_argument = std::move(sequence_argument);
+        hooks->dtype_fallback = std::move(dtype_fallback);
       },
       "device_array_type"_a, "numpy_asarray"_a, "element_to_dtype"_a,
       "array_argument"_a, "sequence_argument"_a,
+      "dtype_fallback"_a = nb::none(),
       "Registers what the native call path needs from ember.runtime (done "
       "once on import).");
   m.def(

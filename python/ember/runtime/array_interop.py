@@ -9,6 +9,7 @@ is copied to a host buffer on each request.
 from __future__ import annotations
 
 import logging
+import sys
 from typing import Optional
 
 import numpy as np
@@ -30,10 +31,53 @@ __all__ = [
     "from_dlpack",
 ]
 
-try:  # Extended float types live in ml_dtypes (optional here).
-    import ml_dtypes as _ml_dtypes
-except ImportError:  # pragma: no cover
-    _ml_dtypes = None
+# The extended float types live in ml_dtypes, which is optional here and
+# is imported on first need, not with this module: its import registers
+# hundreds of numpy loops and takes most of a second, more than the rest of
+# ``import ember.runtime`` together. An array of one of its types means the
+# caller has imported it already; a program result of one of them, or a
+# dtype named by a string numpy does not know, imports it then.
+_ML_DTYPE_NAMES = (
+    ("bfloat16", HalElementType.BFLOAT_16),
+    ("float8_e4m3fn", HalElementType.FLOAT_8_E4M3_FN),
+    ("float8_e4m3fnuz", HalElementType.FLOAT_8_E4M3_FNUZ),
+    ("float8_e5m2", HalElementType.FLOAT_8_E5M2),
+    ("float8_e5m2fnuz", HalElementType.FLOAT_8_E5M2_FNUZ),
+    ("float8_e8m0fnu", HalElementType.FLOAT_8_E8M0_FNU),
+)
+_ML_ELEMENT_CODES = frozenset(int(code) for _, code in _ML_DTYPE_NAMES)
+_ml_dtypes_tried = False
+
+
+def _load_ml_dtypes() -> bool:
+    """Imports ml_dtypes (once) and adds its types to the dtype tables;
+    whether that added any."""
+    global _ml_dtypes_tried
+    if _ml_dtypes_tried:
+        return False
+    _ml_dtypes_tried = True
+    try:
+        import ml_dtypes
+    except ImportError:  # pragma: no cover
+        return False
+    added = False
+    for name, element_type in _ML_DTYPE_NAMES:
+        dtype = getattr(ml_dtypes, name, None)
+        if dtype is None:
+            continue
+        dtype = np.dtype(dtype)
+        _DTYPE_TO_ELEMENT_TYPE.append((dtype, element_type))
+        _DTYPE_LOOKUP[dtype] = element_type
+        _ELEMENT_TYPE_TO_DTYPE[int(element_type)] = dtype
+        _MAPPABLE_ELEMENT_TYPES[int(element_type)] = dtype
+        added = True
+    return added
+
+
+def _may_be_ml_dtype(dtype: np.dtype) -> bool:
+    """Whether a dtype missing from the tables may be one of ml_dtypes'
+    (whose module is then loaded already)."""
+    return not _ml_dtypes_tried and "ml_dtypes" in sys.modules
 
 
 def _build_dtype_table() -> list:
@@ -53,17 +97,6 @@ def _build_dtype_table() -> list:
         (np.complex64, HalElementType.COMPLEX_64),
         (np.complex128, HalElementType.COMPLEX_128),
     ]
-    if _ml_dtypes is not None:
-        for name, element_type in (
-                ("bfloat16", HalElementType.BFLOAT_16),
-                ("float8_e4m3fn", HalElementType.FLOAT_8_E4M3_FN),
-                ("float8_e4m3fnuz", HalElementType.FLOAT_8_E4M3_FNUZ),
-                ("float8_e5m2", HalElementType.FLOAT_8_E5M2),
-                ("float8_e5m2fnuz", HalElementType.FLOAT_8_E5M2_FNUZ),
-                ("float8_e8m0fnu", HalElementType.FLOAT_8_E8M0_FNU)):
-            dtype = getattr(_ml_dtypes, name, None)
-            if dtype is not None:
-                pairs.append((dtype, element_type))
     return [(np.dtype(dtype), element_type) for dtype, element_type in pairs]
 
 
@@ -89,14 +122,32 @@ for _code, _dtype in ((HalElementType.INT_8, np.int8),
 def map_dtype_to_element_type(dtype) -> Optional[HalElementType]:
     """The HAL element type of a numpy dtype, or None if it has none."""
     try:
-        return _DTYPE_LOOKUP.get(np.dtype(dtype))
+        dtype = np.dtype(dtype)
     except TypeError:
-        return None
+        # Perhaps a name ml_dtypes gives numpy ("bfloat16").
+        if not _load_ml_dtypes():
+            return None
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            return None
+    element_type = _DTYPE_LOOKUP.get(dtype)
+    if element_type is None and _may_be_ml_dtype(dtype) and _load_ml_dtypes():
+        element_type = _DTYPE_LOOKUP.get(dtype)
+    return element_type
+
+
+def _element_type_to_dtype_or_none(element_type) -> Optional[np.dtype]:
+    code = int(element_type)
+    dtype = _ELEMENT_TYPE_TO_DTYPE.get(code)
+    if dtype is None and code in _ML_ELEMENT_CODES and _load_ml_dtypes():
+        dtype = _ELEMENT_TYPE_TO_DTYPE.get(code)
+    return dtype
 
 
 def map_element_type_to_dtype(element_type) -> np.dtype:
     """The numpy dtype of a HAL element type (ValueError if unknown)."""
-    dtype = _ELEMENT_TYPE_TO_DTYPE.get(int(element_type))
+    dtype = _element_type_to_dtype_or_none(element_type)
     if dtype is None:
         raise ValueError(
             f"HAL element type 0x{int(element_type):08x} has no numpy dtype")
@@ -118,7 +169,10 @@ for _code, _dtype in ((HalElementType.INT_8, np.int8),
 def _map_to_dtype(element_type) -> np.dtype:
     """The numpy dtype of a HalElementType (bfloat16 and the float8 types
     through ml_dtypes); ValueError for a type numpy cannot hold."""
-    dtype = _MAPPABLE_ELEMENT_TYPES.get(int(element_type))
+    code = int(element_type)
+    dtype = _MAPPABLE_ELEMENT_TYPES.get(code)
+    if dtype is None and code in _ML_ELEMENT_CODES and _load_ml_dtypes():
+        dtype = _MAPPABLE_ELEMENT_TYPES.get(code)
     if dtype is None:
         raise ValueError("Unsupported VM Buffer -> numpy dtype mapping")
     return dtype
@@ -309,11 +363,16 @@ def asdevicearray(device: HalDevice, a, dtype=None, *,
     if element_type is None:
         raise ValueError(
             f"Could not map dtype {host.dtype} to IREE element type")
+    source = host
+    if host.dtype.isbuiltin == 2:  # a type another package gave numpy
+        # bfloat16 and the float8 types have no buffer-protocol format:
+        # their bytes go as unsigned integers of the same width.
+        source = host.view(np.dtype(f"u{host.dtype.itemsize}"))
     buffer_view = device.allocator.allocate_buffer_copy(
         memory_type=memory_type,
         allowed_usage=allowed_usage,
         device=device,
-        buffer=host,
+        buffer=source,
         element_type=element_type,
     )
     return DeviceArray(device, buffer_view,

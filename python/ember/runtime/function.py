@@ -63,6 +63,7 @@ from ember import _ember
 from .array_interop import (
     _ELEMENT_TYPE_TO_DTYPE,
     DeviceArray,
+    _element_type_to_dtype_or_none,
     map_dtype_to_element_type,
 )
 
@@ -592,5 +593,6 @@ class FunctionInvoker(NativeInvoker):
 
 
 _ember._set_call_hooks(DeviceArray, np.asarray, _ELEMENT_TYPE_TO_DTYPE,
-                       _array_argument, _sequence_argument)
+                       _array_argument, _sequence_argument,
+                       _element_type_to_dtype_or_none)
 atexit.register(_ember._clear_call_hooks)
