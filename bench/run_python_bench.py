@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times the Python API of Ember and of iree.runtime 3.11, in one run.
 
-Four cases, each on local-sync and local-task:
+Four cases, each on local-sync and local-task, and the import time:
 
   tiny       per-call time of `abs` of a 4xf32 called with a numpy array,
              the result read with np.asarray (the whole user-visible path:
@@ -15,6 +15,9 @@ Four cases, each on local-sync and local-task:
              call copied; then the same with the array at a 64-byte
              aligned address (what Ember imports without a copy; numpy's
              own allocations are 16-byte aligned, and copied);
+  import     (every worker) the time `import ember.runtime` / `import
+             iree.runtime` takes in a fresh process that has imported
+             numpy already;
   big_load   load_vm_flatbuffer_file of a module with 100 MiB of constants
              (a function returning |row i| of a 6400x4096 f32 constant):
              time to load + first call, and the RSS added (total and
@@ -349,7 +352,12 @@ def worker_main(argv: list[str]) -> int:
     spec = json.loads(spec)
     sys.path.insert(0, spec["ember_path"])
     import importlib
+    import time
+    import numpy  # noqa: F401  (not part of the runtime's import time)
+    start, start_cpu = time.perf_counter(), time.process_time()
     rt = importlib.import_module(RUNTIMES[runtime])
+    imported = {"wall": time.perf_counter() - start,
+                "cpu": time.process_time() - start_cpu}
     if device_name == "local-task":
         rt.flags.parse_flags("--task_topology_max_group_count=2")
     if group == "load":
@@ -357,6 +365,7 @@ def worker_main(argv: list[str]) -> int:
     else:
         result = worker_calls(rt, device_name, spec["cases"], spec["paths"],
                               spec["repeats"])
+    result["import"] = imported
     print(json.dumps(result))
     sys.stdout.flush()
     # iree.runtime leaks one HalBufferView and one MappedMemory per
@@ -452,7 +461,8 @@ def main() -> int:
               "big_input": "big_input: 64 MiB numpy argument",
               "big_input_aligned": "big_input: the same, 64-byte aligned",
               "big_load": "big_load: load + first call, 100 MiB constants",
-              "big_load_only": "big_load: the load alone"}
+              "big_load_only": "big_load: the load alone",
+              "import": "import of the runtime package (numpy loaded)"}
     memory_measures = {
         "big_input": [("alloc_bytes", "allocator bytes in one call"),
                       ("peak_rss_added", "peak RSS added by the first call")],
@@ -462,7 +472,8 @@ def main() -> int:
         "big_load": [("rss_added", "RSS added"),
                      ("anon_added", "anonymous RSS added")],
     }
-    shown = [case for case in (*cases, "big_input_aligned", "big_load_only")
+    shown = [case for case in (*cases, "big_input_aligned", "big_load_only",
+                               "import")
              if any((case, device) in samples for device in devices)]
     for case in shown:
         for device in devices:
