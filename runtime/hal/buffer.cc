@@ -34,21 +34,16 @@ std::string BitsToString(uint32_t value, std::initializer_list<BitName> names) {
 
 }  // namespace
 
-Result<uint64_t> CalculateRange(uint64_t max_length, uint64_t offset,
-                                uint64_t length) {
+Status RangeError(uint64_t max_length, uint64_t offset, uint64_t length) {
   if (offset > max_length) {
     return OutOfRangeError("offset " + std::to_string(offset) +
                            " is past the end of a buffer of " +
                            std::to_string(max_length) + " bytes");
   }
-  if (length == kWholeBuffer) return max_length - offset;
-  if (length > max_length - offset) {
-    return OutOfRangeError(
-        "range [" + std::to_string(offset) + ", " + std::to_string(offset) +
-        " + " + std::to_string(length) + ") runs past the end of a buffer of " +
-        std::to_string(max_length) + " bytes");
-  }
-  return length;
+  return OutOfRangeError(
+      "range [" + std::to_string(offset) + ", " + std::to_string(offset) +
+      " + " + std::to_string(length) + ") runs past the end of a buffer of " +
+      std::to_string(max_length) + " bytes");
 }
 
 std::string MemoryTypeToString(MemoryType type) {

@@ -118,8 +118,19 @@ inline constexpr uint64_t kWholeBuffer = ~uint64_t{0};
 // A range [offset, offset + length) inside a buffer of `max_length` bytes,
 // with `length` kWholeBuffer meaning "to the end". Returns the length
 // (resolved), or OUT_OF_RANGE naming the numbers.
-Result<uint64_t> CalculateRange(uint64_t max_length, uint64_t offset,
-                                uint64_t length);
+// Inline: every binding of every dispatch goes through it a few times.
+[[gnu::cold, gnu::noinline]] Status RangeError(uint64_t max_length,
+                                               uint64_t offset,
+                                               uint64_t length);
+inline Result<uint64_t> CalculateRange(uint64_t max_length, uint64_t offset,
+                                       uint64_t length) {
+  if (offset > max_length) [[unlikely]]
+    return RangeError(max_length, offset, length);
+  if (length == kWholeBuffer) return max_length - offset;
+  if (length > max_length - offset) [[unlikely]]
+    return RangeError(max_length, offset, length);
+  return length;
+}
 
 // Human names of the bit fields, e.g. "HOST_VISIBLE|HOST_COHERENT".
 std::string MemoryTypeToString(MemoryType type);

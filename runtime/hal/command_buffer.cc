@@ -28,7 +28,7 @@ Result<ResolvedBuffer> ResolveBufferRef(const BufferRef& ref,
     EMBER_ASSIGN_OR_RETURN(
         resolved.length,
         CalculateRange(ref.buffer->byte_length(), ref.offset, ref.length));
-    resolved.buffer = ref.buffer;
+    resolved.buffer = ref.buffer.get();
     resolved.offset = ref.offset;
     return resolved;
   }
@@ -51,7 +51,7 @@ Result<ResolvedBuffer> ResolveBufferRef(const BufferRef& ref,
   EMBER_ASSIGN_OR_RETURN(resolved.length,
                          CalculateRange(entry_length, ref.offset, ref.length),
                          "binding table slot %u", ref.slot);
-  resolved.buffer = entry.buffer;
+  resolved.buffer = entry.buffer.get();
   resolved.offset = entry.offset + ref.offset;
   return resolved;
 }

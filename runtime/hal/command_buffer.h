@@ -81,7 +81,8 @@ struct Binding {
 // is null when the reference named a slot and no table was given, which IREE
 // treats as "no buffer" rather than an error.
 struct ResolvedBuffer {
-  Ref<Buffer> buffer;
+  // Borrowed from the reference or the table, which outlive the use.
+  Buffer* buffer = nullptr;
   uint64_t offset = 0;
   uint64_t length = 0;
 };

@@ -27,7 +27,7 @@ TEST_F(CommandBufferTest, ResolveDirectAndSlotReferences) {
   Ref<Buffer> buffer = Make(256);
   auto direct = ResolveBufferRef({buffer, 0, 16, 32}, {});
   ASSERT_TRUE(direct.ok());
-  EXPECT_EQ(direct->buffer.get(), buffer.get());
+  EXPECT_EQ(direct->buffer, buffer.get());
   EXPECT_EQ(direct->offset, 16u);
   EXPECT_EQ(direct->length, 32u);
   EXPECT_EQ(ResolveBufferRef({buffer, 0, 250, 10}, {}).status().code(),
