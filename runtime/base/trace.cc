@@ -405,16 +405,36 @@ std::string ChromeJson() {
 
 Status WriteChromeJson(const std::string& path) {
   const std::string json = ChromeJson();
-  std::FILE* file = std::fopen(path.c_str(), "wb");
+  // Written beside the target and renamed over it: a reader (or another
+  // process writing the same path, e.g. a child that inherited EMBER_TRACE)
+  // sees a whole trace, never a torn or interleaved one.
+  const std::string temporary =
+      path + ".tmp." + std::to_string(static_cast<long long>(::getpid()));
+  std::FILE* file = std::fopen(temporary.c_str(), "wb");
   if (file == nullptr) {
     return UnavailableError("cannot open trace output '" + path + "'");
   }
   const size_t written = std::fwrite(json.data(), 1, json.size(), file);
   const bool closed = std::fclose(file) == 0;
-  if (written != json.size() || !closed) {
+  if (written != json.size() || !closed ||
+      std::rename(temporary.c_str(), path.c_str()) != 0) {
+    std::remove(temporary.c_str());
     return UnavailableError("cannot write trace output '" + path + "'");
   }
   return Status::Ok();
+}
+
+std::string ExpandTracePath(std::string_view pattern) {
+  std::string path;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() && pattern[i + 1] == 'p') {
+      path += std::to_string(static_cast<long long>(::getpid()));
+      ++i;
+    } else {
+      path += pattern[i];
+    }
+  }
+  return path;
 }
 
 bool StartFromEnvironment() {
@@ -424,7 +444,7 @@ bool StartFromEnvironment() {
     if (r.environment_started) return true;
     const char* path = std::getenv("EMBER_TRACE");
     if (path == nullptr || *path == '\0') return false;
-    r.environment_path = path;
+    r.environment_path = ExpandTracePath(path);
     r.environment_started = true;
   }
   Start();

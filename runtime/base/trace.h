@@ -29,7 +29,8 @@
 // its own buffer, so Start never touches another thread's buffer in use.
 // Slices that began before Start or end after Stop are dropped.
 //
-// Environment: EMBER_TRACE=/path/out.json makes StartFromEnvironment() (the
+// Environment: EMBER_TRACE=/path/out.json (or out.%p.json: the process id)
+// makes StartFromEnvironment() (the
 // tools call it first thing, the Python package on import) start a session,
 // and WriteToEnvironmentPath() (end of a tool's main, Python atexit) write it.
 //
@@ -120,8 +121,13 @@ Status WriteChromeJson(const std::string& path);
 // Events dropped by the cap in the current session.
 uint64_t DroppedEvents();
 
-// If EMBER_TRACE names a file, starts a session (once per process) and
-// returns true.
+// `pattern` with each "%p" replaced by this process's id, so that processes
+// sharing an EMBER_TRACE (a tool and the children it starts) write
+// separate files.
+std::string ExpandTracePath(std::string_view pattern);
+
+// If EMBER_TRACE names a file ("%p" expanded), starts a session (once per
+// process) and returns true.
 bool StartFromEnvironment();
 // If EMBER_TRACE named a file, stops and writes the session there.
 Status WriteToEnvironmentPath();

@@ -1,6 +1,7 @@
 #include "runtime/base/trace.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -188,10 +189,27 @@ TEST(TraceTest, WritesFileAndReportsUnwritablePath) {
   std::fclose(file);
   std::remove(path.c_str());
   EXPECT_EQ(text, ChromeJson());
+  // Written through a temporary beside it, renamed over the target (and so
+  // over an older trace): nothing else is left behind.
+  ASSERT_TRUE(WriteChromeJson(path).ok());
+  ASSERT_TRUE(WriteChromeJson(path).ok());
+  const std::string temporary =
+      path + ".tmp." + std::to_string(static_cast<long long>(::getpid()));
+  EXPECT_EQ(std::fopen(temporary.c_str(), "rb"), nullptr);
+  EXPECT_EQ(std::remove(path.c_str()), 0);
   Status status = WriteChromeJson("/nonexistent-dir/x/trace.json");
   EXPECT_FALSE(status.ok());
   EXPECT_NE(status.ToString().find("/nonexistent-dir/x/trace.json"),
             std::string::npos);
+}
+
+TEST(TraceTest, EnvironmentPathsExpandTheProcessId) {
+  const std::string pid = std::to_string(static_cast<long long>(::getpid()));
+  EXPECT_EQ(ExpandTracePath("/t/out.%p.json"), "/t/out." + pid + ".json");
+  EXPECT_EQ(ExpandTracePath("%p%p"), pid + pid);
+  EXPECT_EQ(ExpandTracePath("plain.json"), "plain.json");
+  EXPECT_EQ(ExpandTracePath("100%"), "100%");
+  EXPECT_EQ(ExpandTracePath("%d%"), "%d%");
 }
 
 }  // namespace

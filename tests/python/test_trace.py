@@ -327,3 +327,30 @@ def test_transformer_benchmark_trace_shows_every_dispatch(tmp_path):
         assert len(dispatches) == len(native_dispatch_calls(trace))
         counts[driver] = len(dispatches)
     assert counts["local-sync"] == counts["local-task"] > 10
+
+
+def test_environment_variable_expands_the_process_id(tmp_path):
+    # A parent and a child sharing EMBER_TRACE=...%p... write one file each.
+    pattern = str(tmp_path / "out.%p.json")
+    script = ("import os, subprocess, sys\n"
+              "import ember.runtime\n"
+              "print(os.getpid())\n"
+              "child = subprocess.run([sys.executable, '-c', "
+              "'import os, ember.runtime; print(os.getpid())'], "
+              "capture_output=True, text=True, check=True)\n"
+              "print(child.stdout.strip())\n")
+    import ember
+    env = dict(os.environ, EMBER_TRACE=pattern)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(Path(ember.__file__).resolve().parents[1]),
+         *filter(None, [env.get("PYTHONPATH")])])
+    result = subprocess.run([sys.executable, "-c", script],
+                            capture_output=True, text=True, timeout=300,
+                            env=env)
+    assert result.returncode == 0, result.stderr
+    pids = result.stdout.split()
+    assert len(pids) == 2 and pids[0] != pids[1]
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted(f"out.{pid}.json" for pid in pids)
+    for pid in pids:
+        check_schema(json.loads((tmp_path / f"out.{pid}.json").read_text()))

@@ -10,7 +10,10 @@ instrumentation point. Two ways to switch it on:
   writes the file when it ends (``path=None`` writes nothing);
   ``session.json()`` returns the JSON text either way.
 * ``EMBER_TRACE=/path/out.json`` records from ``import ember.runtime`` (or
-  from the start of an ``ember-*-module`` tool) and writes at exit.
+  from the start of an ``ember-*-module`` tool) and writes at exit; a
+  ``%p`` in the path becomes the process id (``out.%p.json``), so that
+  processes sharing the variable write separate files. A trace file is
+  replaced whole (written beside it, then renamed), never torn.
 
 One session records at a time, process-wide (every thread, every device).
 """
@@ -81,6 +84,7 @@ def _start_from_environment() -> None:
     path = os.environ.get("EMBER_TRACE")
     if not path or _ember.trace_enabled():
         return
+    path = path.replace("%p", str(os.getpid()))  # as the tools do
     _ember.trace_start()
     atexit.register(_write_environment_trace, path)
 
