@@ -14,6 +14,7 @@ iree-run-module --parameters.
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -60,6 +61,35 @@ func.func @bump() -> tensor<4xi32> {
   %r = arith.addi %m, %one : tensor<4xi32>
   util.global.store %r, @m : tensor<4xi32>
   return %r : tensor<4xi32>
+}
+"""
+
+# Parameters the program reads and writes (variable globals) are packed
+# into one buffer and fetched with io_parameters.gather, not load.
+GATHER = r"""
+util.global private mutable @w0 = #stream.parameter.named<"model"::"w0"> : tensor<4xf32>
+util.global private mutable @w1 = #stream.parameter.named<"model"::"w1"> : tensor<4xf32>
+func.func @step(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = util.global.load @w0 : tensor<4xf32>
+  %b = util.global.load @w1 : tensor<4xf32>
+  %0 = arith.addf %a, %b : tensor<4xf32>
+  %1 = arith.mulf %0, %x : tensor<4xf32>
+  %2 = arith.subf %b, %x : tensor<4xf32>
+  util.global.store %1, @w0 : tensor<4xf32>
+  util.global.store %2, @w1 : tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+"""
+
+# A program that writes a tensor into a parameter: io_parameters.scatter.
+SCATTER = r"""
+func.func @save(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %key = util.buffer.constant : !util.buffer = "out"
+  %scope = util.buffer.constant : !util.buffer = "model"
+  %c0 = arith.constant 0 : i64
+  %y = arith.addf %x, %x : tensor<4xf32>
+  %w = flow.parameter.write %y -> %scope::%key[%c0] : tensor<4xf32>
+  return %w : tensor<4xf32>
 }
 """
 
@@ -433,3 +463,125 @@ def test_run_module_parameters_match_iree_run_module(
                                       f"--parameters={tmp_path}/none.irpa"],
         capture_output=True, text=True, timeout=300)
     assert result.returncode != 0 and "none.irpa" in result.stderr
+
+
+def test_gathered_parameters_equal_official(ember_rt, iree_rt):
+    vmfb = compile_mlir("parameters_gather", GATHER)
+    dump = ember_rt.VmModule.mmap(ember_rt.VmInstance(), str(vmfb)).dump()
+    assert "io_parameters.gather" in dump
+    assert "io_parameters.load" not in dump
+    rng = np.random.default_rng(7)
+    w0 = rng.standard_normal(4).astype(np.float32)
+    w1 = rng.standard_normal(4).astype(np.float32)
+    x = rng.standard_normal(4).astype(np.float32)
+    originals = (w0.copy(), w1.copy())
+    results = {}
+    for name, rt in (("official", iree_rt), ("ember", ember_rt)):
+        index = rt.ParameterIndex()
+        index.add_buffer("w0", w0)
+        index.add_buffer("w1", w1)
+        instance = rt.VmInstance()
+        device = rt.get_device("local-task")
+        modules = rt.load_vm_modules(
+            rt.create_io_parameters_module(
+                instance, index.create_provider(scope="model")),
+            rt.create_hal_module(instance, device),
+            rt.VmModule.mmap(instance, str(vmfb)),
+            config=rt.Config(device=device))
+        results[name] = [np.array(modules[-1].step(x).to_host())
+                         for _ in range(3)]
+    assert_same_bits(results["official"], results["ember"])
+    # numpy, step by step (each operation rounds to f32 as the kernels do).
+    a, b = originals
+    for got in results["ember"]:
+        a, b = (a + b) * x, b - x
+        np.testing.assert_array_equal(got, a)
+    # The program's writes went to its own copy, never the caller's arrays.
+    np.testing.assert_array_equal(w0, originals[0])
+    np.testing.assert_array_equal(w1, originals[1])
+
+
+def _scatter_module(rt, vmfb, index):
+    instance = rt.VmInstance()
+    device = rt.get_device("local-sync")
+    return rt.load_vm_modules(
+        rt.create_io_parameters_module(instance,
+                                       index.create_provider(scope="model")),
+        rt.create_hal_module(instance, device),
+        rt.VmModule.mmap(instance, str(vmfb)),
+        config=rt.Config(device=device))[-1]
+
+
+def test_scatter_writes_parameters_as_official(ember_rt, iree_rt, tmp_path):
+    vmfb = compile_mlir("parameters_scatter", SCATTER)
+    dump = ember_rt.VmModule.mmap(ember_rt.VmInstance(), str(vmfb)).dump()
+    assert "io_parameters.scatter" in dump
+    x = np.array([1.5, -2.0, 0.25, 8.0], np.float32)
+    files = {}
+    for name, rt in (("official", iree_rt), ("ember", ember_rt)):
+        # Into caller memory, at an offset inside it: only those bytes
+        # change.
+        target = np.full(8, -1.0, np.float32)
+        handle = rt.FileHandle.wrap_memory(target, readable=True,
+                                           writable=True)
+        index = rt.ParameterIndex()
+        # (At byte offset 8 the official runtime refuses the write with a
+        # DISCARD_WRITE permission error; at 4 or 16 it writes.)
+        index.add_from_file_handle("out", handle, 16, 16)
+        result = _scatter_module(rt, vmfb, index).save(x)
+        np.testing.assert_array_equal(np.array(result.to_host()), 2 * x)
+        np.testing.assert_array_equal(
+            target, np.concatenate([[-1.0] * 4, 2 * x]))
+        # Into a file through its descriptor.
+        path = tmp_path / f"{name}.bin"
+        path.write_bytes(b"\xab" * 40)
+        fd = os.open(path, os.O_RDWR)
+        try:
+            handle = rt.FileHandle.wrap_fd(fd, readable=True, writable=True)
+            index = rt.ParameterIndex()
+            index.add_from_file_handle("out", handle, 16, 12)
+            module = _scatter_module(rt, vmfb, index)
+            module.save(x)
+            del module, index, handle
+            gc.collect()
+        finally:
+            os.close(fd)
+        files[name] = path.read_bytes()
+    assert files["ember"] == files["official"]
+    assert files["ember"] == (b"\xab" * 12 + (2 * x).tobytes() +
+                              b"\xab" * 12)
+    # Ember writes at any offset inside the memory (8 included).
+    for offset in (0, 4, 8, 16):
+        target = np.full(8, -1.0, np.float32)
+        handle = ember_rt.FileHandle.wrap_memory(target, readable=True,
+                                                 writable=True)
+        index = ember_rt.ParameterIndex()
+        index.add_from_file_handle("out", handle, 16, offset)
+        _scatter_module(ember_rt, vmfb, index).save(x)
+        expected = np.full(8, -1.0, np.float32)
+        expected.view(np.uint8)[offset:offset + 16] = (2 * x).view(np.uint8)
+        np.testing.assert_array_equal(target, expected)
+
+
+def test_scatter_refusals(ember_rt, iree_rt):
+    vmfb = compile_mlir("parameters_scatter", SCATTER)
+    x = np.ones(4, np.float32)
+    # A read-only parameter: refused by both runtimes, nothing written.
+    for rt in (iree_rt, ember_rt):
+        target = np.zeros(4, np.float32)
+        index = rt.ParameterIndex()
+        index.add_buffer("out", target)
+        with pytest.raises(RuntimeError, match="PERMISSION_DENIED"):
+            _scatter_module(rt, vmfb, index).save(x)
+        np.testing.assert_array_equal(target, 0)
+    # A parameter shorter than the write: out of range (IndexError, as
+    # upstream), nothing written.
+    for rt in (iree_rt, ember_rt):
+        target = np.zeros(4, np.float32)
+        handle = rt.FileHandle.wrap_memory(target, readable=True,
+                                           writable=True)
+        index = rt.ParameterIndex()
+        index.add_from_file_handle("out", handle, 12, 0)
+        with pytest.raises(IndexError, match="out of bounds"):
+            _scatter_module(rt, vmfb, index).save(x)
+        np.testing.assert_array_equal(target, 0)
