@@ -99,7 +99,7 @@ std::string BufferUsageToString(BufferUsage usage) {
 
 Ref<Buffer> Buffer::NewAllocation(uint8_t* data, uint64_t size,
                                   const BufferParams& params) {
-  Ref<Buffer> buffer = Ref<Buffer>::Adopt(new Buffer());
+  Ref<Buffer> buffer = Ref<Buffer>::Adopt(new Buffer);
   buffer->memory_type_ = params.type;
   buffer->allowed_access_ = params.access;
   buffer->allowed_usage_ = params.usage;
@@ -140,7 +140,7 @@ Result<Ref<Buffer>> Buffer::Subspan(const Ref<Buffer>& buffer, uint64_t offset,
                          "while making a subspan");
   if (offset == 0 && resolved == buffer->byte_length_) return buffer;
   const Buffer& root = buffer->allocated_buffer();
-  Ref<Buffer> subspan = Ref<Buffer>::Adopt(new Buffer());
+  Ref<Buffer> subspan = Ref<Buffer>::Adopt(new Buffer);
   subspan->memory_type_ = buffer->memory_type_;
   subspan->allowed_access_ = buffer->allowed_access_;
   subspan->allowed_usage_ = buffer->allowed_usage_;

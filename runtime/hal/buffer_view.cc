@@ -52,7 +52,7 @@ Result<Ref<BufferView>> BufferView::Create(Ref<Buffer> buffer,
                              std::to_string(buffer->byte_length()) + " bytes");
     }
   }
-  Ref<BufferView> view = Ref<BufferView>::Adopt(new BufferView());
+  Ref<BufferView> view = Ref<BufferView>::Adopt(new BufferView);
   view->buffer_ = std::move(buffer);
   for (int64_t dim : shape) view->shape_.push_back(dim);
   view->element_type_ = element_type;

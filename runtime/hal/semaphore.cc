@@ -194,7 +194,7 @@ Status Semaphore::Wait(uint64_t value, Timeout timeout) const {
   return Status::Ok();
 }
 
-Ref<Fence> Fence::Create() { return Ref<Fence>::Adopt(new Fence()); }
+Ref<Fence> Fence::Create() { return Ref<Fence>::Adopt(new Fence); }
 
 Ref<Fence> Fence::CreateWithNewSemaphore() {
   Ref<Fence> fence = Create();
