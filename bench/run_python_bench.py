@@ -377,8 +377,12 @@ def worker_main(argv: list[str]) -> int:
 
 
 def run_worker(runtime: str, device: str, group: str, spec: dict) -> dict:
+    # numpy's OpenBLAS starts threads that spin for a while after the
+    # import; neither runtime uses BLAS, and their spinning would count in
+    # the process CPU time of whatever is timed first.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     result = run([sys.executable, __file__, "--worker", runtime, device,
-                  group, json.dumps(spec)], timeout=900)
+                  group, json.dumps(spec)], timeout=900, env=env)
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
