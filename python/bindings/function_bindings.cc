@@ -86,8 +86,8 @@ namespace {
 struct Hooks {
   // ember.runtime.DeviceArray: the native class, or a Python subclass.
   PyTypeObject* device_array_type = nullptr;
-  nb::object numpy_asarray;      // numpy.asarray
-  nb::dict element_to_dtype;     // int(element type) -> dtype
+  nb::object numpy_asarray;   // numpy.asarray
+  nb::dict element_to_dtype;  // int(element type) -> dtype
   // Called with int(element type) on a miss in element_to_dtype (the
   // ml_dtypes types are added on first need); None: no fallback.
   nb::object dtype_fallback;
@@ -463,15 +463,20 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
     state.imported.push_back(buffer);
   } else {
     const auto length = static_cast<uint64_t>(view->len);
-    buffer = UnwrapFor(allocator.Allocate(params, length), "could not allocate",
-                       self, index);
-    if (length > 0) {
+    if (contiguous) {
+      // Copied as it is allocated: each page is touched once.
+      buffer = UnwrapFor(
+          allocator.AllocateCopy(
+              params, std::span<const uint8_t>(
+                          static_cast<const uint8_t*>(view->buf), length)),
+          "could not allocate", self, index);
+    } else {
+      buffer = UnwrapFor(allocator.Allocate(params, length),
+                         "could not allocate", self, index);
       std::span<uint8_t> target =
           Unwrap(buffer->DeviceRange(0, length), "could not copy argument");
-      if (contiguous) {
-        std::memcpy(target.data(), view->buf, length);
-      } else if (PyBuffer_ToContiguous(target.data(), view.get(), view->len,
-                                       'C') != 0) {
+      if (length > 0 && PyBuffer_ToContiguous(target.data(), view.get(),
+                                              view->len, 'C') != 0) {
         throw nb::python_error();
       }
     }

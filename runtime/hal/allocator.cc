@@ -70,6 +70,12 @@ BufferParams Allocator::HeapParams(BufferParams params) {
 
 Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& requested,
                                         uint64_t size) {
+  return AllocateFilled(requested, size, {});
+}
+
+Result<Ref<Buffer>> Allocator::AllocateFilled(
+    const BufferParams& requested, uint64_t size,
+    std::span<const uint8_t> initial) {
   const BufferParams params = HeapParams(requested);
   if (size > kMaxAllocationSize) {
     return ResourceExhaustedError("cannot allocate a buffer of " +
@@ -97,7 +103,9 @@ Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& requested,
     return ResourceExhaustedError("out of host memory allocating " +
                                   std::to_string(size) + " bytes");
   }
-  std::memset(memory, 0, rounded);
+  if (!initial.empty()) std::memcpy(memory, initial.data(), initial.size());
+  std::memset(static_cast<uint8_t*>(memory) + initial.size(), 0,
+              rounded - initial.size());
   Counters& counters = *counters_;
   uint64_t now = counters.bytes_allocated.fetch_add(size) + size;
   uint64_t peak = counters.bytes_peak.load(std::memory_order_relaxed);
@@ -122,13 +130,7 @@ Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& requested,
 
 Result<Ref<Buffer>> Allocator::AllocateCopy(const BufferParams& params,
                                             std::span<const uint8_t> bytes) {
-  EMBER_ASSIGN_OR_RETURN(Ref<Buffer> buffer, Allocate(params, bytes.size()));
-  if (!bytes.empty()) {
-    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> target,
-                           buffer->DeviceRange(0, bytes.size()));
-    std::memcpy(target.data(), bytes.data(), bytes.size());
-  }
-  return buffer;
+  return AllocateFilled(params, bytes.size(), bytes);
 }
 
 Result<Ref<Buffer>> Allocator::Import(const BufferParams& requested,

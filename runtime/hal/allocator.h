@@ -80,6 +80,11 @@ class Allocator final : public RefCounted {
   void Trim();
 
  private:
+  // Allocate, with the first `initial.size()` bytes copied from `initial`
+  // and only the rest zeroed (a copy touches each page once, not twice).
+  Result<Ref<Buffer>> AllocateFilled(const BufferParams& params, uint64_t size,
+                                     std::span<const uint8_t> initial);
+
   struct Counters {
     std::atomic<uint64_t> bytes_allocated{0};
     std::atomic<uint64_t> bytes_peak{0};

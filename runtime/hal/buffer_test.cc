@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -47,6 +48,35 @@ TEST(AllocatorTest, AllocateIsAlignedZeroedAndCounted) {
   EXPECT_EQ(
       allocator->Allocate(BufferParams{}, uint64_t{1} << 62).status().code(),
       StatusCode::kResourceExhausted);
+}
+
+TEST(AllocatorTest, CopiesAndReusedBlocksHoldExactlyTheirBytes) {
+  auto allocator = Allocator::CreateHeap();
+  std::vector<uint8_t> source(1000);
+  for (size_t i = 0; i < source.size(); ++i) {
+    source[i] = static_cast<uint8_t>(i * 7 + 1);
+  }
+  for (int round = 0; round < 3; ++round) {
+    // A copy (filled as it is allocated) and, in its reused block, a plain
+    // allocation: the copy's bytes must not show through.
+    {
+      Ref<Buffer> copy = *allocator->AllocateCopy(BufferParams{}, source);
+      auto mapping =
+          copy->Map(MappingMode::kScoped, MemoryAccess::kRead, 0, kWholeBuffer);
+      ASSERT_TRUE(mapping.ok());
+      ASSERT_EQ(mapping->contents().size(), source.size());
+      EXPECT_TRUE(std::equal(source.begin(), source.end(),
+                             mapping->contents().begin()));
+    }
+    Ref<Buffer> fresh = *allocator->Allocate(BufferParams{}, 1000);
+    auto mapping =
+        fresh->Map(MappingMode::kScoped, MemoryAccess::kRead, 0, kWholeBuffer);
+    ASSERT_TRUE(mapping.ok());
+    for (uint8_t byte : mapping->contents()) ASSERT_EQ(byte, 0) << round;
+  }
+  EXPECT_EQ(allocator->statistics().allocation_count, 6u);
+  Ref<Buffer> empty = *allocator->AllocateCopy(BufferParams{}, {});
+  EXPECT_EQ(empty->byte_length(), 0u);
 }
 
 TEST(AllocatorTest, ImportKeepsOwnerUntilLastReference) {

@@ -606,8 +606,9 @@ def test_static_and_dynamic_contexts(corpus_by_name, erun, irun, e_instance,
 def test_register_same_name_twice_is_an_error(corpus_by_name, erun,
                                               e_instance):
     """Deliberate deviation: IREE 3.11 accepts a second module of an
-    already registered name (and then resolves imports to the first);
-    Ember refuses it with ALREADY_EXISTS."""
+    already registered name (and then resolves imports by that name to the
+    most recently registered one: vm/context.c searches its list from the
+    end); Ember refuses it with ALREADY_EXISTS."""
     data = corpus_path(corpus_by_name, "vm_calls").read_bytes()
     module = erun.VmModule.copy_buffer(e_instance, data)
     context = erun.VmContext(e_instance)
