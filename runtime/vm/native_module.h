@@ -308,40 +308,31 @@ class ArgumentReader {
     }
   }
 
+  // The next argument as a T (null for a null ref), its type checked.
   template <typename T>
-  Status ReadTyped(Ref<T>& out) {
+  Result<T*> NextTypedRef() {
     const Variant* variant = Next();
     if (variant == nullptr) [[unlikely]]
       return Missing();
     if (variant->is_value()) return Mismatch("expected a ref, got a value");
-    if (variant->is_empty()) {
-      out.reset();
-      return Status();
-    }
+    if (variant->is_empty()) return static_cast<T*>(nullptr);
     const RefType& type = RefTypeTraits<T>::type();
     if (!variant->ref().Is(type)) {
       return Mismatch("expected a ref of type " + std::string(type.name()));
     }
-    out = variant->ref().template RetainAs<T>();
+    return variant->ref().template As<T>();
+  }
+  template <typename T>
+  Status ReadTyped(Ref<T>& out) {
+    EMBER_ASSIGN_OR_RETURN(T * object, NextTypedRef<T>());
+    out = Ref<T>::Retain(object);
     return Status();
   }
-
   // The Variants outlive the call: borrow.
   template <typename T>
   Status ReadTyped(Borrowed<T>& out) {
-    const Variant* variant = Next();
-    if (variant == nullptr) [[unlikely]]
-      return Missing();
-    if (variant->is_value()) return Mismatch("expected a ref, got a value");
-    if (variant->is_empty()) {
-      out.Borrow(nullptr);
-      return Status();
-    }
-    const RefType& type = RefTypeTraits<T>::type();
-    if (!variant->ref().Is(type)) {
-      return Mismatch("expected a ref of type " + std::string(type.name()));
-    }
-    out.Borrow(variant->ref().template As<T>());
+    EMBER_ASSIGN_OR_RETURN(T * object, NextTypedRef<T>());
+    out.Borrow(object);
     return Status();
   }
 
