@@ -135,9 +135,16 @@ enum class Access { kRead, kWrite };
 Result<const io::ParameterEntry*> ResolveEntry(
     const ParameterProvider& provider, const Span& span, Access access) {
   const io::ParameterEntry* entry = provider.index().Lookup(span.key);
-  const std::string name = provider.scope() + "::" + std::string(span.key);
+  // Made only for a message.
+  auto name = [&] { return provider.scope() + "::" + std::string(span.key); };
   if (entry == nullptr) {
-    return NotFoundError("parameter '" + name + "' not found");
+    return NotFoundError("parameter '" + name() + "' not found");
+  }
+  if (entry->kind == io::ParameterEntry::Kind::kSplat &&
+      access == Access::kWrite) {
+    return Status(
+        StatusCode::kFailedPrecondition,
+        "scatter not supported with splat parameter '" + name() + "'");
   }
   bool allowed = false;
   if (entry->kind == io::ParameterEntry::Kind::kSplat) {
@@ -148,12 +155,12 @@ Result<const io::ParameterEntry*> ResolveEntry(
   }
   if (!allowed) {
     return Status(StatusCode::kPermissionDenied,
-                  "parameter '" + name + "' storage does not allow " +
+                  "parameter '" + name() + "' storage does not allow " +
                       (access == Access::kRead ? "reading" : "writing"));
   }
   if (span.parameter_offset > entry->length ||
       span.length > entry->length - span.parameter_offset) {
-    return OutOfRangeError("parameter '" + name +
+    return OutOfRangeError("parameter '" + name() +
                            "' range out of bounds (offset=" +
                            std::to_string(span.parameter_offset) +
                            ", length=" + std::to_string(span.length) +
@@ -350,6 +357,29 @@ Result<Ref<vm::List>> Load(IoParametersState& state, Ref<h::Device> device,
   return list;
 }
 
+// The spans of a gather or scatter with the entry each names in the
+// provider of `scope`, every one checked for `access` before anything is
+// enqueued.
+using SpanEntries = SmallVector<std::pair<Span, const io::ParameterEntry*>, 8>;
+Result<SpanEntries> ResolveSpans(IoParametersState& state,
+                                 const Ref<vm::Buffer>& scope,
+                                 const Ref<vm::Buffer>& key_table,
+                                 const Ref<vm::Buffer>& key_data,
+                                 const Ref<vm::Buffer>& spans, Access access) {
+  EMBER_ASSIGN_OR_RETURN(ParameterProvider * provider,
+                         ResolveProvider(state, AsString(scope)));
+  EMBER_ASSIGN_OR_RETURN(IndirectArgs args,
+                         IndirectArgs::Parse(key_table, key_data, spans));
+  SpanEntries resolved;
+  for (size_t i = 0; i < args.count(); ++i) {
+    EMBER_ASSIGN_OR_RETURN(Span span, args.Get(i));
+    EMBER_ASSIGN_OR_RETURN(const io::ParameterEntry* entry,
+                           ResolveEntry(*provider, span, access));
+    resolved.push_back({span, entry});
+  }
+  return resolved;
+}
+
 Status Gather(IoParametersState& state, Ref<h::Device> device,
               int64_t /*queue_affinity*/, Ref<h::Fence> wait,
               Ref<h::Fence> signal, Ref<vm::Buffer> source_scope,
@@ -357,19 +387,9 @@ Status Gather(IoParametersState& state, Ref<h::Device> device,
               Ref<vm::Buffer> key_data, Ref<vm::Buffer> spans) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_RETURN_IF_ERROR(Require(target_buffer, "gather target buffer"));
-  const std::string_view scope = AsString(source_scope);
-  EMBER_ASSIGN_OR_RETURN(ParameterProvider * provider,
-                         ResolveProvider(state, scope));
-  EMBER_ASSIGN_OR_RETURN(IndirectArgs args,
-                         IndirectArgs::Parse(key_table, key_data, spans));
-  // Everything is checked before anything is enqueued.
-  SmallVector<std::pair<Span, const io::ParameterEntry*>, 8> work;
-  for (size_t i = 0; i < args.count(); ++i) {
-    EMBER_ASSIGN_OR_RETURN(Span span, args.Get(i));
-    EMBER_ASSIGN_OR_RETURN(const io::ParameterEntry* entry,
-                           ResolveEntry(*provider, span, Access::kRead));
-    work.push_back({span, entry});
-  }
+  EMBER_ASSIGN_OR_RETURN(SpanEntries work,
+                         ResolveSpans(state, source_scope, key_table, key_data,
+                                      spans, Access::kRead));
   QueueChain chain(wait, signal);
   for (const auto& [span, entry] : work) {
     if (span.length == 0) continue;
@@ -420,24 +440,9 @@ Status Scatter(IoParametersState& state, Ref<h::Device> device,
                Ref<vm::Buffer> key_data, Ref<vm::Buffer> spans) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
   EMBER_RETURN_IF_ERROR(Require(source_buffer, "scatter source buffer"));
-  const std::string_view scope = AsString(target_scope);
-  EMBER_ASSIGN_OR_RETURN(ParameterProvider * provider,
-                         ResolveProvider(state, scope));
-  EMBER_ASSIGN_OR_RETURN(IndirectArgs args,
-                         IndirectArgs::Parse(key_table, key_data, spans));
-  SmallVector<std::pair<Span, const io::ParameterEntry*>, 8> work;
-  for (size_t i = 0; i < args.count(); ++i) {
-    EMBER_ASSIGN_OR_RETURN(Span span, args.Get(i));
-    const io::ParameterEntry* entry = provider->index().Lookup(span.key);
-    if (entry != nullptr && entry->kind == io::ParameterEntry::Kind::kSplat) {
-      return Status(StatusCode::kFailedPrecondition,
-                    "scatter not supported with splat parameter '" +
-                        provider->scope() + "::" + std::string(span.key) + "'");
-    }
-    EMBER_ASSIGN_OR_RETURN(entry,
-                           ResolveEntry(*provider, span, Access::kWrite));
-    work.push_back({span, entry});
-  }
+  EMBER_ASSIGN_OR_RETURN(SpanEntries work,
+                         ResolveSpans(state, target_scope, key_table, key_data,
+                                      spans, Access::kWrite));
   QueueChain chain(wait, signal);
   for (const auto& [span, entry] : work) {
     if (span.length == 0) continue;
