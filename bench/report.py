@@ -13,6 +13,7 @@ import os
 import platform
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,9 +36,12 @@ def compiler_version() -> str:
 
 
 def compile_mlir_cached(cache_dir: Path, name: str, text: str,
-                        flags: list[str], version: str) -> Path:
+                        flags: list[str], version: str,
+                        write_source=None) -> Path:
     """`text` compiled with `flags`, cached in `cache_dir` under a key of
-    the source, the flags and the compiler's version."""
+    the source, the flags and the compiler's version. A source too large
+    to hold as text is written by `write_source(path)` instead; `text` is
+    then what identifies it (say, the code that writes it)."""
     key = hashlib.sha256("\0".join([text, *flags, version]).encode()
                          ).hexdigest()[:16]
     out = cache_dir / f"{name}.{key}.vmfb"
@@ -47,7 +51,11 @@ def compile_mlir_cached(cache_dir: Path, name: str, text: str,
     src = out.with_suffix(f".{os.getpid()}.mlir")
     tmp = out.with_suffix(f".{os.getpid()}.tmp")
     try:
-        src.write_text(text)
+        if write_source is None:
+            src.write_text(text)
+        else:
+            print(f"compiling {name} ...", file=sys.stderr)
+            write_source(src)
         run(["iree-compile", *flags, str(src), "-o", str(tmp)])
         tmp.replace(out)  # atomic: a concurrent run never sees half a file
     finally:

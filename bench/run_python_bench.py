@@ -53,7 +53,6 @@ iree-base-runtime==3.11.0). local-task runs with
 from __future__ import annotations
 
 import argparse
-import hashlib
 import inspect
 import json
 import os
@@ -170,23 +169,8 @@ compiler_version = report.compiler_version
 
 def compile_cached(name: str, key_text: str, write_source, version: str
                    ) -> Path:
-    key = hashlib.sha256("\0".join(
-        [key_text, *COMPILE_FLAGS, version]).encode()).hexdigest()[:16]
-    out = CACHE_DIR / f"{name}.{key}.vmfb"
-    if out.exists():
-        return out
-    CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    mlir = out.with_suffix(f".{os.getpid()}.mlir")
-    tmp = out.with_suffix(f".{os.getpid()}.tmp")
-    print(f"compiling {name} ...", file=sys.stderr)
-    try:
-        write_source(mlir)
-        run(["iree-compile", *COMPILE_FLAGS, str(mlir), "-o", str(tmp)])
-        tmp.replace(out)  # atomic: a concurrent run never sees half a file
-    finally:
-        mlir.unlink(missing_ok=True)
-        tmp.unlink(missing_ok=True)
-    return out
+    return report.compile_mlir_cached(CACHE_DIR, name, key_text,
+                                      COMPILE_FLAGS, version, write_source)
 
 
 def compile_programs(cases: list[str], version: str) -> dict[str, str]:
