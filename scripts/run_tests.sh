@@ -52,6 +52,9 @@ if [ ! -x "$venv/bin/python" ]; then
   fi
 fi
 python="$venv/bin/python"
+# As if the environment were activated: its tools (iree-compile,
+# iree-run-module, ember-*) come before any others on PATH.
+export PATH="$venv/bin:$PATH"
 
 step "Installing Ember and the test dependencies"
 "$python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true

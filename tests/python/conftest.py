@@ -42,6 +42,15 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# The oracle's tools (iree-compile, iree-run-module, ...) are installed beside
+# the interpreter that runs the tests: a virtual environment's bin/, which is
+# on PATH only when the environment is activated. Tests and the tools they
+# start find them there without activation.
+_INTERPRETER_BIN = os.path.dirname(sys.executable)
+if _INTERPRETER_BIN not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = (_INTERPRETER_BIN + os.pathsep +
+                          os.environ.get("PATH", ""))
 CORPUS_TOOL = REPO_ROOT / "tools" / "ember_corpus.py"
 CORPUS_OUT = REPO_ROOT / "build" / "corpus"
 SAMPLE_VMFB = REPO_ROOT / "python" / "ember" / "samples" / "simple_mul.vmfb"
