@@ -108,7 +108,7 @@ class Buffer final : public RefCounted {
   // Inline, so that a type check is a compare, not a call (every ref
   // argument of every native call is checked).
   static const RefType& Type() {
-    static const RefType type("vm.buffer");
+    static constexpr RefType type("vm.buffer");
     return type;
   }
 

@@ -71,7 +71,7 @@ class List final : public RefCounted {
   // Inline, so that a type check is a compare, not a call (every ref
   // argument of every native call is checked).
   static const RefType& Type() {
-    static const RefType type("vm.list");
+    static constexpr RefType type("vm.list");
     return type;
   }
 

@@ -50,7 +50,7 @@ uint32_t CountOf(const VmRef& ref) {
 
 TEST(ListTest, TypeIsVmList) {
   EXPECT_EQ(List::Type().name(), "vm.list");
-  EXPECT_NE(List::Type().id(), Buffer::Type().id());
+  EXPECT_NE(&List::Type(), static_cast<const RefType*>(&Buffer::Type()));
 }
 
 TEST(ListTest, CreateRejectsNoneValueType) {
@@ -524,10 +524,10 @@ TEST(TypeRegistryTest, BuiltinsAndHalTypes) {
   }
   EXPECT_EQ(registry.types().size(), 2u + 11u);
 
-  std::vector<uint32_t> ids;
-  for (const RefType* type : registry.types()) ids.push_back(type->id());
-  std::sort(ids.begin(), ids.end());
-  EXPECT_EQ(std::adjacent_find(ids.begin(), ids.end()), ids.end());
+  std::vector<const RefType*> types(registry.types().begin(),
+                                    registry.types().end());
+  std::sort(types.begin(), types.end());
+  EXPECT_EQ(std::adjacent_find(types.begin(), types.end()), types.end());
 
   static const RefType impostor("hal.buffer");
   EXPECT_EQ(registry.Register(impostor).code(), StatusCode::kAlreadyExists);

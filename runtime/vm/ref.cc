@@ -1,24 +1,9 @@
 #include "runtime/vm/ref.h"
 
-#include <atomic>
-
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/list.h"
 
 namespace ember::vm {
-
-namespace {
-
-uint32_t NextRefTypeId() {
-  // Ids only need to be unique; the order descriptors are first used in
-  // decides them, so they are not stable across processes.
-  static std::atomic<uint32_t> next_id{1};
-  return next_id.fetch_add(1, std::memory_order_relaxed);
-}
-
-}  // namespace
-
-RefType::RefType(std::string_view name) : name_(name), id_(NextRefTypeId()) {}
 
 std::string TypeDef::ToString() const {
   switch (kind_) {

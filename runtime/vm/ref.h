@@ -9,9 +9,11 @@
 // A RefType is a descriptor with static storage duration, defined once by the
 // layer that owns the C++ type (vm.buffer and vm.list here; the HAL types by
 // the hal module, which bridges the HAL to the VM). Its address is its
-// identity and it also carries a small numeric id, unique in the process but
-// not stable across processes (as in IREE). Because descriptors are global, a
-// VmRef made under one Instance means the same thing under any other.
+// identity. Because descriptors are global, a VmRef made under one Instance
+// means the same thing under any other. A descriptor is constant-initialized
+// (its constructor is constexpr), so a function-local static one needs no
+// guard and the type check of a ref is one compare against an address the
+// linker knows.
 //
 // The TypeRegistry answers the loader's question "which RefType does the
 // module's type name `!hal.buffer` mean?". An Instance owns one; vm.buffer and
@@ -52,19 +54,17 @@ namespace ember::vm {
 
 class RefType {
  public:
-  // `name` is the module-visible name without the `!`, e.g. "hal.buffer".
+  // `name` is the module-visible name without the `!`, e.g. "hal.buffer";
+  // it is not copied, so it must outlive the descriptor (a string literal).
   // Define each RefType once, as a function-local static.
-  explicit RefType(std::string_view name);
+  constexpr explicit RefType(std::string_view name) : name_(name) {}
   RefType(const RefType&) = delete;
   RefType& operator=(const RefType&) = delete;
 
-  std::string_view name() const { return name_; }
-  // Nonzero, unique among the RefTypes of this process.
-  uint32_t id() const { return id_; }
+  constexpr std::string_view name() const { return name_; }
 
  private:
-  std::string name_;
-  uint32_t id_;
+  std::string_view name_;
 };
 
 // The descriptor C++ type T travels as in a VmRef. Specialise it for a type

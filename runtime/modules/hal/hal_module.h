@@ -46,13 +46,13 @@ namespace ember::modules::hal {
 // HAL module version 6 (IREE 3.11).
 inline constexpr uint32_t kHalModuleVersion = 6;
 
-// The descriptors of the hal.* ref types. Each is a function-local static,
-// made on first use and alive for the process, its address the type's
-// identity; inline, so that the type check of a ref argument is a compare.
-#define EMBER_HAL_REF_TYPE(Function, name) \
-  inline const vm::RefType& Function() {   \
-    static const vm::RefType type(name);   \
-    return type;                           \
+// The descriptors of the hal.* ref types. Each is a constant-initialized
+// function-local static (no guard), its address the type's identity;
+// inline, so that the type check of a ref argument is a compare.
+#define EMBER_HAL_REF_TYPE(Function, name)   \
+  inline const vm::RefType& Function() {     \
+    static constexpr vm::RefType type(name); \
+    return type;                             \
   }
 EMBER_HAL_REF_TYPE(AllocatorType, "hal.allocator")
 EMBER_HAL_REF_TYPE(BufferType, "hal.buffer")
