@@ -231,14 +231,15 @@ constexpr bool SameText(const std::array<char, N>& chars,
 // ---- run-time marshalling --------------------------------------------------
 
 // The elements behind a span parameter: inline up to kInline (the common
-// case, so a call with a short span allocates nothing), on the heap above.
-// Elements are constructed one by one as they are read (a call site
-// usually passes one or two; clearing room for eight up front cost a
-// quarter of a small export's marshalling).
+// case, so a call with a short span allocates nothing; a dispatch's binding
+// table is usually under 16 buffers), on the heap above. Elements are
+// constructed in place one by one as they are read (a call site usually
+// passes one or two; clearing room for all of them up front cost a quarter
+// of a small export's marshalling).
 template <typename T>
 class SpanBuffer {
  public:
-  static constexpr size_t kInline = 8;
+  static constexpr size_t kInline = 16;
   // User-provided, so that value-initializing a SpanBuffer (std::tuple
   // does) leaves the storage alone.
   SpanBuffer() {}  // NOLINT(modernize-use-equals-default)
@@ -246,18 +247,16 @@ class SpanBuffer {
   SpanBuffer& operator=(const SpanBuffer&) = delete;
   ~SpanBuffer() { std::destroy_n(inline_data(), inline_size_); }
 
-  // Makes room for `count` elements; called once, before PushBack.
+  // Makes room for `count` elements; called once, before EmplaceBack.
   void Reserve(size_t count) {
     if (count > kInline) heap_.reserve(count);
   }
-  void PushBack(T&& element) {
-    if (heap_.capacity() != 0) {
-      heap_.push_back(std::move(element));
-    } else {
-      ::new (static_cast<void*>(inline_data() + inline_size_))
-          T(std::move(element));
-      ++inline_size_;
-    }
+  // A new value-initialized element at the end.
+  T& EmplaceBack() {
+    if (heap_.capacity() != 0) return heap_.emplace_back();
+    T* element = ::new (static_cast<void*>(inline_data() + inline_size_)) T();
+    ++inline_size_;
+    return *element;
   }
   std::span<T> elements() {
     if (heap_.capacity() != 0) return std::span<T>(heap_);
@@ -272,22 +271,126 @@ class SpanBuffer {
   std::vector<T> heap_;
 };
 
+// Why an argument could not be read. The readers below return a bool per
+// read and record the first failure here; the message is built only when a
+// call fails (the hot path carries no Status per argument).
+struct ReadFailure {
+  enum class Kind : uint8_t {
+    kNone,
+    kMissing,             // fewer arguments than the cconv takes
+    kExtra,               // more arguments than the cconv takes
+    kRefGotValue,         // a ref expected, a value given
+    kValueGotRef,         // a value expected, a ref given
+    kRefType,             // a ref of another type (`type_name` expected)
+    kValueType,           // a value of another type (`value_type` expected)
+    kSpanWithoutSegment,  // a variadic span without its segment size
+    kSpanCount,           // a span count (`count`) that does not fit
+  };
+  Kind kind = Kind::kNone;
+  size_t position = 0;  // the argument index the message names
+  std::string_view type_name;
+  ValueType value_type = ValueType::kI32;
+  int64_t count = 0;
+};
+
+// The status of a failed read of `function`'s arguments: INVALID_ARGUMENT
+// "call to 'F': argument N: <what>".
+[[gnu::cold, gnu::noinline]] inline Status ReadFailureStatus(
+    std::string_view function, const ReadFailure& failure) {
+  std::string what;
+  switch (failure.kind) {
+    case ReadFailure::Kind::kMissing:
+      what = "fewer arguments than its calling convention takes";
+      break;
+    case ReadFailure::Kind::kExtra:
+      what = "more arguments than its calling convention takes";
+      break;
+    case ReadFailure::Kind::kRefGotValue:
+      what = "expected a ref, got a value";
+      break;
+    case ReadFailure::Kind::kValueGotRef:
+      what = "expected a value, got a ref";
+      break;
+    case ReadFailure::Kind::kRefType:
+      what = "expected a ref of type " + std::string(failure.type_name);
+      break;
+    case ReadFailure::Kind::kValueType:
+      what = "expected " + std::string(ValueTypeName(failure.value_type));
+      break;
+    case ReadFailure::Kind::kSpanWithoutSegment:
+      what = "a variadic span without a segment size";
+      break;
+    case ReadFailure::Kind::kSpanCount:
+      what = "variadic span count " + std::to_string(failure.count) +
+             " does not fit the arguments given";
+      break;
+    case ReadFailure::Kind::kNone: return InternalError("no read failure");
+  }
+  return InvalidArgumentError("call to '" + std::string(function) +
+                              "': argument " +
+                              std::to_string(failure.position) + ": " + what);
+}
+
+// What both readers share: the position and the recorded failure.
+class ReaderBase {
+ public:
+  explicit ReaderBase(std::string_view function) : function_(function) {}
+
+  // The status of the recorded failure (after a read returned false).
+  Status Error() const { return ReadFailureStatus(function_, failure_); }
+
+ protected:
+  [[gnu::noinline]] bool Fail(ReadFailure::Kind kind) {
+    failure_.kind = kind;
+    failure_.position = position_;
+    return false;
+  }
+  [[gnu::noinline]] bool FailRefType(std::string_view name) {
+    failure_.type_name = name;
+    return Fail(ReadFailure::Kind::kRefType);
+  }
+  [[gnu::noinline]] bool FailValueType(ValueType type) {
+    failure_.value_type = type;
+    return Fail(ReadFailure::Kind::kValueType);
+  }
+  [[gnu::noinline]] bool FailSpanCount(int64_t count) {
+    failure_.count = count;
+    return Fail(ReadFailure::Kind::kSpanCount);
+  }
+
+  std::string_view function_;
+  size_t position_ = 0;
+  ReadFailure failure_;
+};
+
+template <typename T>
+struct IsRefHandle : std::false_type {};
+template <typename T>
+struct IsRefHandle<Ref<T>> : std::true_type {
+  using Object = T;
+};
+template <typename T>
+struct IsBorrowedHandle : std::false_type {};
+template <typename T>
+struct IsBorrowedHandle<Borrowed<T>> : std::true_type {
+  using Object = T;
+};
+
 // Reads arguments left to right from a flattened Variant span.
-class ArgumentReader {
+class ArgumentReader : public ReaderBase {
  public:
   ArgumentReader(std::span<const Variant> args, std::string_view function)
-      : args_(args), function_(function) {}
+      : ReaderBase(function), args_(args) {}
 
   // Span counts are inline arguments here: nothing to track.
   void NextSegment() {}
 
-  Status Done() const {
-    if (position_ == args_.size()) return Status();
-    return Mismatch("more arguments than its calling convention takes");
+  bool Done() {
+    return position_ == args_.size() || Fail(ReadFailure::Kind::kExtra);
   }
 
   template <typename T>
-  Status Read(T& out) {
+  bool Read(T& out) {
     if constexpr (std::is_same_v<T, int32_t>) {
       return ReadValue(ValueType::kI32, [&](const Value& v) { out = v.i32(); });
     } else if constexpr (std::is_same_v<T, int64_t>) {
@@ -299,130 +402,117 @@ class ArgumentReader {
     } else if constexpr (std::is_same_v<T, VmRef>) {
       const Variant* variant = Next();
       if (variant == nullptr) [[unlikely]]
-        return Missing();
-      if (variant->is_value()) return Mismatch("expected a ref, got a value");
+        return Fail(ReadFailure::Kind::kMissing);
+      if (variant->is_value()) [[unlikely]]
+        return Fail(ReadFailure::Kind::kRefGotValue);
       out = variant->ref();
-      return Status();
+      return true;
+    } else if constexpr (IsRefHandle<T>::value) {
+      typename IsRefHandle<T>::Object* object = nullptr;
+      if (!NextTypedRef(object)) return false;
+      out = Ref<typename IsRefHandle<T>::Object>::Retain(object);
+      return true;
     } else {
-      return ReadTyped(out);
+      static_assert(IsBorrowedHandle<T>::value, "an unsupported parameter");
+      // The Variants outlive the call: borrow.
+      typename IsBorrowedHandle<T>::Object* object = nullptr;
+      if (!NextTypedRef(object)) return false;
+      out.Borrow(object);
+      return true;
     }
-  }
-
-  // The next argument as a T (null for a null ref), its type checked.
-  template <typename T>
-  Result<T*> NextTypedRef() {
-    const Variant* variant = Next();
-    if (variant == nullptr) [[unlikely]]
-      return Missing();
-    if (variant->is_value()) return Mismatch("expected a ref, got a value");
-    if (variant->is_empty()) return static_cast<T*>(nullptr);
-    const RefType& type = RefTypeTraits<T>::type();
-    if (!variant->ref().Is(type)) {
-      return Mismatch("expected a ref of type " + std::string(type.name()));
-    }
-    return variant->ref().template As<T>();
-  }
-  template <typename T>
-  Status ReadTyped(Ref<T>& out) {
-    EMBER_ASSIGN_OR_RETURN(T * object, NextTypedRef<T>());
-    out = Ref<T>::Retain(object);
-    return Status();
-  }
-  // The Variants outlive the call: borrow.
-  template <typename T>
-  Status ReadTyped(Borrowed<T>& out) {
-    EMBER_ASSIGN_OR_RETURN(T * object, NextTypedRef<T>());
-    out.Borrow(object);
-    return Status();
   }
 
   // The element count of the span that starts here, each element taking
   // `width` arguments: an inline i32 argument, checked against what is left.
-  Result<size_t> SpanCount(size_t width) {
-    int32_t count = 0;
-    EMBER_RETURN_IF_ERROR(Read(count));
-    if (count < 0 ||
-        static_cast<size_t>(count) > (args_.size() - position_) / width) {
-      return Mismatch("variadic span count " + std::to_string(count) +
-                      " does not fit the arguments given");
+  bool SpanCount(size_t width, size_t& count) {
+    int32_t value = 0;
+    if (!Read(value)) return false;
+    if (value < 0 || static_cast<size_t>(value) >
+                         (args_.size() - position_) / width) [[unlikely]] {
+      return FailSpanCount(value);
     }
-    return static_cast<size_t>(count);
+    count = static_cast<size_t>(value);
+    return true;
   }
 
  private:
   const Variant* Next() {
     return position_ < args_.size() ? &args_[position_++] : nullptr;
   }
-  [[gnu::cold, gnu::noinline]] Status Missing() const {
-    return Mismatch("fewer arguments than its calling convention takes");
-  }
-  template <typename Store>
-  Status ReadValue(ValueType type, Store&& store) {
+  // The next argument as a T (null for a null ref), its type checked.
+  template <typename T>
+  bool NextTypedRef(T*& out) {
     const Variant* variant = Next();
     if (variant == nullptr) [[unlikely]]
-      return Missing();
-    if (!variant->is_value() || variant->value().type() != type) {
-      return Mismatch("expected " + std::string(ValueTypeName(type)));
+      return Fail(ReadFailure::Kind::kMissing);
+    if (variant->is_value()) [[unlikely]]
+      return Fail(ReadFailure::Kind::kRefGotValue);
+    if (variant->is_empty()) {
+      out = nullptr;
+      return true;
     }
-    store(variant->value());
-    return Status();
+    const RefType& type = RefTypeTraits<T>::type();
+    if (!variant->ref().Is(type)) [[unlikely]]
+      return FailRefType(type.name());
+    out = static_cast<T*>(variant->ref().get());
+    return true;
   }
-  [[gnu::cold, gnu::noinline]] Status Mismatch(const std::string& what) const {
-    return InvalidArgumentError("call to '" + std::string(function_) +
-                                "': argument " + std::to_string(position_) +
-                                ": " + what);
+  template <typename Store>
+  bool ReadValue(ValueType type, Store&& store) {
+    const Variant* variant = Next();
+    if (variant == nullptr) [[unlikely]]
+      return Fail(ReadFailure::Kind::kMissing);
+    if (!variant->is_value() || variant->value().type() != type) [[unlikely]]
+      return FailValueType(type);
+    store(variant->value());
+    return true;
   }
 
   std::span<const Variant> args_;
-  std::string_view function_;
-  size_t position_ = 0;
 };
 
 // Reads arguments left to right from the caller's registers (module.h's
 // RegisterCall), with the same checks and messages as ArgumentReader.
-class RegisterReader {
+class RegisterReader : public ReaderBase {
  public:
   RegisterReader(const RegisterCall& call, std::string_view function)
-      : call_(call), function_(function) {}
+      : ReaderBase(function), call_(call) {}
 
-  Status Done() const {
-    if (position_ == call_.argument_count) return Status();
-    return Mismatch("more arguments than its calling convention takes");
+  bool Done() {
+    return position_ == call_.argument_count || Fail(ReadFailure::Kind::kExtra);
   }
 
   template <typename T>
-  [[gnu::always_inline]] Status Read(T& out) {
+  [[gnu::always_inline]] bool Read(T& out) {
     if (position_ >= call_.argument_count) [[unlikely]]
-      return Missing();
+      return Fail(ReadFailure::Kind::kMissing);
     const uint16_t reg = call_.argument(position_++);
-    if constexpr (IsBorrowed<T>::value) {
+    if constexpr (IsBorrowedHandle<T>::value) {
       if (!(reg & RegisterCall::kRefBit)) [[unlikely]]
-        return Mismatch("expected a ref, got a value");
+        return Fail(ReadFailure::Kind::kRefGotValue);
       VmRef& slot = call_.refs[reg & RegisterCall::kRefOrdinalMask];
-      using Object = typename IsBorrowed<T>::Object;
+      using Object = typename IsBorrowedHandle<T>::Object;
       if (slot.is_null()) {
         out.Borrow(nullptr);
       } else if (!slot.Is(RefTypeTraits<Object>::type())) [[unlikely]] {
-        return Mismatch("expected a ref of type " +
-                        std::string(RefTypeTraits<Object>::type().name()));
+        return FailRefType(RefTypeTraits<Object>::type().name());
       } else if (reg & RegisterCall::kMoveBit) {
         out.Own(slot.template TakeAs<Object>());
       } else {
-        out.Borrow(slot.template As<Object>());
+        out.Borrow(static_cast<Object*>(slot.get()));
       }
-    } else if constexpr (std::is_same_v<T, VmRef> || IsRef<T>::value) {
+    } else if constexpr (std::is_same_v<T, VmRef> || IsRefHandle<T>::value) {
       if (!(reg & RegisterCall::kRefBit)) [[unlikely]]
-        return Mismatch("expected a ref, got a value");
+        return Fail(ReadFailure::Kind::kRefGotValue);
       VmRef& slot = call_.refs[reg & RegisterCall::kRefOrdinalMask];
       if constexpr (std::is_same_v<T, VmRef>) {
         out = (reg & RegisterCall::kMoveBit) ? slot.Take() : slot;
       } else {
-        using Object = typename IsRef<T>::Object;
+        using Object = typename IsRefHandle<T>::Object;
         if (slot.is_null()) {
           out.reset();
         } else if (!slot.Is(RefTypeTraits<Object>::type())) [[unlikely]] {
-          return Mismatch("expected a ref of type " +
-                          std::string(RefTypeTraits<Object>::type().name()));
+          return FailRefType(RefTypeTraits<Object>::type().name());
         } else if (reg & RegisterCall::kMoveBit) {
           out = slot.template TakeAs<Object>();
         } else {
@@ -431,7 +521,7 @@ class RegisterReader {
       }
     } else {
       if (reg & RegisterCall::kRefBit) [[unlikely]]
-        return Mismatch("expected a value, got a ref");
+        return Fail(ReadFailure::Kind::kValueGotRef);
       if constexpr (sizeof(T) == 4) {
         out = std::bit_cast<T>(call_.i32[reg]);
       } else {
@@ -440,23 +530,24 @@ class RegisterReader {
                              (static_cast<uint64_t>(call_.i32[reg + 1]) << 32));
       }
     }
-    return Status();
+    return true;
   }
 
   // As ArgumentReader::SpanCount; the count is this argument's segment
   // size.
-  Result<size_t> SpanCount(size_t width) {
+  bool SpanCount(size_t width, size_t& count) {
     if (call_.segment_sizes == nullptr || segment_ >= call_.segment_count)
         [[unlikely]] {
-      return Mismatch("a variadic span without a segment size");
+      return Fail(ReadFailure::Kind::kSpanWithoutSegment);
     }
-    const int32_t count = static_cast<int16_t>(call_.segment_size(segment_));
-    if (count < 0 || static_cast<size_t>(count) >
-                         (call_.argument_count - position_) / width) {
-      return Mismatch("variadic span count " + std::to_string(count) +
-                      " does not fit the arguments given");
+    const int32_t value = static_cast<int16_t>(call_.segment_size(segment_));
+    if (value < 0 ||
+        static_cast<size_t>(value) > (call_.argument_count - position_) / width)
+        [[unlikely]] {
+      return FailSpanCount(value);
     }
-    return static_cast<size_t>(count);
+    count = static_cast<size_t>(value);
+    return true;
   }
 
   // Called once per top-level cconv argument, after it is read.
@@ -467,9 +558,9 @@ class RegisterReader {
   Status Write(size_t index, T&& value) {
     using V = std::remove_cvref_t<T>;
     const uint16_t reg = call_.result(index);
-    if constexpr (std::is_same_v<V, VmRef> || IsRef<V>::value) {
+    if constexpr (std::is_same_v<V, VmRef> || IsRefHandle<V>::value) {
       if (!(reg & RegisterCall::kRefBit)) [[unlikely]]
-        return Mismatch("a ref result in a value register");
+        return ResultMismatch("a ref result in a value register");
       VmRef& slot = call_.refs[reg & RegisterCall::kRefOrdinalMask];
       if constexpr (std::is_same_v<V, VmRef>) {
         slot = std::move(value);
@@ -480,7 +571,7 @@ class RegisterReader {
       }
     } else {
       if (reg & RegisterCall::kRefBit) [[unlikely]]
-        return Mismatch("a value result in a ref register");
+        return ResultMismatch("a value result in a ref register");
       if constexpr (sizeof(V) == 4) {
         call_.i32[reg] = std::bit_cast<uint32_t>(value);
       } else {
@@ -493,31 +584,13 @@ class RegisterReader {
   }
 
  private:
-  template <typename T>
-  struct IsRef : std::false_type {};
-  template <typename T>
-  struct IsRef<Ref<T>> : std::true_type {
-    using Object = T;
-  };
-  template <typename T>
-  struct IsBorrowed : std::false_type {};
-  template <typename T>
-  struct IsBorrowed<Borrowed<T>> : std::true_type {
-    using Object = T;
-  };
-
-  [[gnu::cold, gnu::noinline]] Status Missing() const {
-    return Mismatch("fewer arguments than its calling convention takes");
-  }
-  [[gnu::cold, gnu::noinline]] Status Mismatch(const std::string& what) const {
+  [[gnu::cold, gnu::noinline]] Status ResultMismatch(const char* what) const {
     return InvalidArgumentError("call to '" + std::string(function_) +
                                 "': argument " + std::to_string(position_) +
                                 ": " + what);
   }
 
   const RegisterCall& call_;
-  std::string_view function_;
-  size_t position_ = 0;
   size_t segment_ = 0;
 };
 
@@ -548,25 +621,23 @@ struct SpanStorage<std::span<const std::tuple<Ts...>>> {
   using Type = SpanBuffer<std::tuple<Ts...>>;
 };
 
-// Reads a span argument's tuples with `reader` into `storage`.
+// Reads a span argument's tuples with `reader` into `storage`; false (the
+// failure recorded in `reader`) when one cannot be read.
 template <typename Reader, typename... Ts>
-Status ReadSpan(Reader& reader, SpanBuffer<std::tuple<Ts...>>& storage,
-                std::span<const std::tuple<Ts...>>& out) {
-  EMBER_ASSIGN_OR_RETURN(size_t count, reader.SpanCount(sizeof...(Ts)));
+bool ReadSpan(Reader& reader, SpanBuffer<std::tuple<Ts...>>& storage,
+              std::span<const std::tuple<Ts...>>& out) {
+  size_t count = 0;
+  if (!reader.SpanCount(sizeof...(Ts), count)) return false;
   storage.Reserve(count);
   for (size_t i = 0; i < count; ++i) {
-    std::tuple<Ts...> tuple;
-    Status status;
-    std::apply(
-        [&](auto&... fields) {
-          ((status.ok() ? (void)(status = reader.Read(fields)) : (void)0), ...);
-        },
-        tuple);
-    EMBER_RETURN_IF_ERROR(std::move(status));
-    storage.PushBack(std::move(tuple));
+    std::tuple<Ts...>& tuple = storage.EmplaceBack();
+    const bool ok = std::apply(
+        [&](auto&... fields) { return (reader.Read(fields) && ...); }, tuple);
+    if (!ok) [[unlikely]]
+      return false;
   }
   out = storage.elements();
-  return Status();
+  return true;
 }
 
 // Reads the arguments of `Fn` with `reader` (ArgumentReader or
@@ -585,26 +656,24 @@ Status ReadCallEmit(typename Signature<decltype(Fn)>::StateType& state,
         typename SpanStorage<std::tuple_element_t<I, Args>>::Type...>{};
   }
   (std::make_index_sequence<std::tuple_size_v<Args>>());
-  Status status;
-  [&]<size_t... I>(std::index_sequence<I...>) {
-    (
-        [&] {
-          if (!status.ok()) return;
-          using T = std::tuple_element_t<I, Args>;
-          if constexpr (std::is_same_v<typename SpanStorage<T>::Type,
-                                       std::monostate>) {
-            status = reader.Read(std::get<I>(values));
-          } else {
-            status =
-                ReadSpan(reader, std::get<I>(storage), std::get<I>(values));
-          }
-          reader.NextSegment();
-        }(),
-        ...);
+  const bool read = [&]<size_t... I>(std::index_sequence<I...>) {
+    return ([&] {
+      using T = std::tuple_element_t<I, Args>;
+      bool ok;
+      if constexpr (std::is_same_v<typename SpanStorage<T>::Type,
+                                   std::monostate>) {
+        ok = reader.Read(std::get<I>(values));
+      } else {
+        ok = ReadSpan(reader, std::get<I>(storage), std::get<I>(values));
+      }
+      reader.NextSegment();
+      return ok;
+    }() && ... &&
+            reader.Done());
   }
   (std::make_index_sequence<std::tuple_size_v<Args>>());
-  EMBER_RETURN_IF_ERROR(std::move(status));
-  EMBER_RETURN_IF_ERROR(reader.Done());
+  if (!read) [[unlikely]]
+    return reader.Error();
 
   auto invoke = [&](auto&&... unpacked) {
     return Fn(state, std::forward<decltype(unpacked)>(unpacked)...);
@@ -617,6 +686,7 @@ Status ReadCallEmit(typename Signature<decltype(Fn)>::StateType& state,
     if constexpr (!ResultTypes<typename Sig::ReturnType>::kUnpack) {
       return emit(size_t{0}, std::move(result).value());
     } else {
+      Status status;
       auto tuple = std::move(result).value();
       [&]<size_t... I>(std::index_sequence<I...>) {
         ((status.ok() ? (void)(status = emit(I, std::move(std::get<I>(tuple))))
