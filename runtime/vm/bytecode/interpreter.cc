@@ -451,10 +451,47 @@ class Interpreter {
   // Import call: boxes operands per the import's cconv (spans per
   // `segment_sizes` when variadic), calls through the Context, unboxes. The
   // verifier matched operand and result lists to the import's cconv.
-  Status CallImport(Frame& f, uint32_t function_ordinal,
-                    const RegisterList* segment_sizes, RegisterList operands,
-                    RegisterList results) {
-    uint32_t index = function_ordinal & ~kImportOrdinalBit;
+  //
+  // The common case -- a native callee already resolved for this context,
+  // no tracing -- is inline in the call ops: it reads the cached target and
+  // calls it with this frame's registers, touching neither the import
+  // table nor the callee module.
+  [[gnu::always_inline]] Status CallImport(Frame& f, uint32_t function_ordinal,
+                                           const RegisterList* segment_sizes,
+                                           RegisterList operands,
+                                           RegisterList results) {
+    const uint32_t index = function_ordinal & ~kImportOrdinalBit;
+    const BytecodeModuleState::ImportTarget& callee =
+        state_.import_targets[index];
+    if (callee.direct.call == nullptr || trace::Enabled()) [[unlikely]] {
+      return CallImportSlow(f, index, segment_sizes, operands, results);
+    }
+    RegisterCall call;
+    call.i32 = f.i32.data();
+    call.refs = f.refs.data();
+    call.arguments = operands.data();
+    call.argument_count = operands.size();
+    if (segment_sizes != nullptr) {
+      call.segment_sizes = segment_sizes->data();
+      call.segment_count = segment_sizes->size();
+    }
+    call.results = results.data();
+    call.result_count = results.size();
+    EMBER_RETURN_IF_ERROR(context_.EnterFrame());
+    Status status = callee.direct.call(*callee.state, callee.direct.name, call);
+    context_.LeaveFrame();
+    if (!status.ok()) [[unlikely]] {
+      return ImportFailed(std::move(status), index);
+    }
+    return Status::Ok();
+  }
+
+  // Everything else: the first call of an import in this context (which
+  // resolves it), traced calls, modules without register calls (boxed).
+  [[gnu::noinline]] Status CallImportSlow(Frame& f, uint32_t index,
+                                          const RegisterList* segment_sizes,
+                                          RegisterList operands,
+                                          RegisterList results) {
     const Function& target = state_.imports[index];
     if (target.is_null()) [[unlikely]] {
       return NotFoundError("optional import '" +
