@@ -564,6 +564,27 @@ std::string ShapeText(std::span<const int64_t> dims) {
   return text;
 }
 
+// The shape check of CheckDeclared, for an argument known to be a view.
+void CheckDeclaredShape(const NativeInvoker& self, const h::BufferView& view,
+                        size_t index) {
+  if (self.declared.empty()) return;
+  const DeclaredArgument& declared = self.declared[index];
+  if (!declared.tensor) return;
+  auto shape = view.shape();
+  auto place = [&] {
+    return "argument " + std::to_string(index) + " of '" + self.name + "'";
+  };
+  bool matches = shape.size() == declared.dims.size();
+  for (size_t d = 0; matches && d < shape.size(); ++d) {
+    matches = declared.dims[d] < 0 || declared.dims[d] == shape[d];
+  }
+  if (!matches) {
+    Raise(PyExc_ValueError, place() + " must be a " + declared.text +
+                                ": expected shape " + ShapeText(declared.dims) +
+                                ", actual shape " + ShapeText(shape));
+  }
+}
+
 // Checks a ref argument against the declaration before the call, so that a
 // wrong shape or a list where a tensor goes is reported as the caller's
 // argument with both shapes (inside the program it is an assertion on an
@@ -583,16 +604,7 @@ void CheckDeclared(const NativeInvoker& self, const vm::Variant& packed,
                                 " (an array), not a " +
                                 Py_TYPE(object.ptr())->tp_name);
   }
-  auto shape = view->shape();
-  bool matches = shape.size() == declared.dims.size();
-  for (size_t d = 0; matches && d < shape.size(); ++d) {
-    matches = declared.dims[d] < 0 || declared.dims[d] == shape[d];
-  }
-  if (!matches) {
-    Raise(PyExc_ValueError, place() + " must be a " + declared.text +
-                                ": expected shape " + ShapeText(declared.dims) +
-                                ", actual shape " + ShapeText(shape));
-  }
+  CheckDeclaredShape(self, *view, index);
 }
 
 // A buffer view result that aliases one of the caller's imported arrays,
@@ -667,7 +679,20 @@ Ref<h::Fence> PackArguments(NativeInvoker& self, PyObject* args,
               std::to_string(self.argument_types.size()) +
               " arguments but passed " + std::to_string(count));
   }
+  PyTypeObject* device_array_type = GetHooks().device_array_type;
   for (Py_ssize_t i = 0; i < count; ++i) {
+    PyObject* object = PyTuple_GET_ITEM(args, i);
+    // The common case first: a DeviceArray (exactly; subclasses take the
+    // general route) where the function takes a ref.
+    if (Py_TYPE(object) == device_array_type &&
+        self.argument_types[i] == vm::CconvType::kRef) {
+      const Ref<h::BufferView>& view = DeviceArrayOf(object).view;
+      if (view) {
+        CheckDeclaredShape(self, *view, static_cast<size_t>(i));
+        arguments.push_back(vm::Variant(vm::VmRef::Of(view)));
+        continue;
+      }
+    }
     vm::Variant packed = PackDynamic(self, PyTuple_GET_ITEM(args, i), state,
                                      static_cast<size_t>(i));
     vm::Variant typed =
