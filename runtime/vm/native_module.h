@@ -251,6 +251,12 @@ class SpanBuffer {
   void Reserve(size_t count) {
     if (count > kInline) heap_.reserve(count);
   }
+  // The inline storage for `count` (<= kInline) elements, before any
+  // EmplaceBack: the caller constructs them in order, calling
+  // InlineConstructed after each, so that a failure part way destroys
+  // exactly those.
+  T* InlineStorage() { return inline_data(); }
+  void InlineConstructed() { ++inline_size_; }
   // A new value-initialized element at the end.
   T& EmplaceBack() {
     if (heap_.capacity() != 0) return heap_.emplace_back();
@@ -628,6 +634,21 @@ bool ReadSpan(Reader& reader, SpanBuffer<std::tuple<Ts...>>& storage,
               std::span<const std::tuple<Ts...>>& out) {
   size_t count = 0;
   if (!reader.SpanCount(sizeof...(Ts), count)) return false;
+  using Tuple = std::tuple<Ts...>;
+  if (count <= SpanBuffer<Tuple>::kInline) {
+    // The usual case: straight into the inline storage.
+    Tuple* data = storage.InlineStorage();
+    for (size_t i = 0; i < count; ++i) {
+      Tuple& tuple = *::new (static_cast<void*>(data + i)) Tuple();
+      storage.InlineConstructed();
+      const bool ok = std::apply(
+          [&](auto&... fields) { return (reader.Read(fields) && ...); }, tuple);
+      if (!ok) [[unlikely]]
+        return false;
+    }
+    out = std::span<const Tuple>(data, count);
+    return true;
+  }
   storage.Reserve(count);
   for (size_t i = 0; i < count; ++i) {
     std::tuple<Ts...>& tuple = storage.EmplaceBack();
