@@ -65,16 +65,27 @@ WorkerPool::~WorkerPool() {
 }
 
 void WorkerPool::RunChunks(uint32_t worker_id) {
+  // Guided self-scheduling: each grab takes a share of what is left
+  // (1 / (2 x workers)), so chunks are large while there is much to do and
+  // shrink to single workgroups at the end, where a fixed chunk size left
+  // one worker running a whole chunk while the others idled.
+  const uint64_t divisor = uint64_t{2} * worker_count_;
+  uint64_t begin = next_.load(std::memory_order_relaxed);
   while (!failed_.load(std::memory_order_relaxed)) {
-    uint64_t begin = next_.fetch_add(chunk_, std::memory_order_relaxed);
     if (begin >= total_) break;
-    uint64_t end = std::min(total_, begin + chunk_);
+    const uint64_t chunk = std::max<uint64_t>(1, (total_ - begin) / divisor);
+    if (!next_.compare_exchange_weak(begin, begin + chunk,
+                                     std::memory_order_relaxed)) {
+      continue;  // `begin` now holds the counter's value
+    }
+    const uint64_t end = begin + chunk;
     Status status = (*body_)(worker_id, begin, end);
     if (!status.ok()) {
       std::lock_guard lock(error_mutex_);
       if (first_error_.ok()) first_error_ = std::move(status);
       failed_.store(true, std::memory_order_relaxed);
     }
+    begin = next_.load(std::memory_order_relaxed);
   }
 }
 
@@ -122,9 +133,6 @@ Status WorkerPool::ParallelForOrInline(uint64_t total, const Body& body) {
 Status WorkerPool::RunJob(uint64_t total, const Body& body) {
   body_ = &body;
   total_ = total;
-  // About four chunks per worker balances uneven workgroups without making
-  // the counter hot.
-  chunk_ = std::max<uint64_t>(1, total / (uint64_t{worker_count_} * 4));
   next_.store(0, std::memory_order_relaxed);
   failed_.store(false, std::memory_order_relaxed);
   first_error_ = Status::Ok();

@@ -2,10 +2,12 @@
 //
 // `local-task` runs the workgroups of a dispatch on several cores. The pool
 // is deliberately simple: N-1 sleeping threads plus the calling thread, one
-// job at a time, workgroups handed out in chunks from an atomic counter so
-// fast workers take more. The caller always participates, so a dispatch too
-// small to share (a handful of workgroups) runs inline with no wake-up or
-// hand-off at all -- the cost IREE's task system pays on small models.
+// job at a time, workgroups handed out from an atomic counter in chunks
+// that shrink as the job drains (guided self-scheduling), so fast workers
+// take more and all finish within about one workgroup of each other. The caller
+// always participates, so a dispatch too small to share (a handful of
+// workgroups) runs inline with no wake-up or hand-off at all -- the cost IREE's
+// task system pays on small models.
 //
 // Hand-offs spin before they sleep: a helper that finished a job watches for
 // the next one for a short while (kSpinMicros) before blocking on a futex,
@@ -80,7 +82,6 @@ class WorkerPool {
   // The current job (valid while a generation runs).
   const Body* body_ = nullptr;
   uint64_t total_ = 0;
-  uint64_t chunk_ = 1;
   std::atomic<uint64_t> next_{0};
   std::atomic<bool> failed_{false};
   Status first_error_;

@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace ember::hal::cpu {
@@ -35,6 +38,36 @@ TEST(WorkerPoolTest, EveryIndexRunsOnceInManyJobs) {
     // Now and then let the helpers fall asleep between jobs.
     if (job % 500 == 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
+TEST(WorkerPoolTest, ChunksShrinkToSingleWorkgroupsAtTheEnd) {
+  // Guided scheduling: no chunk is more than a 1/(2 x workers) share of the
+  // job, and the job always ends with single-workgroup chunks, so workers
+  // finish within about one workgroup of each other.
+  WorkerPool pool(2);
+  for (uint64_t total : {2u, 5u, 64u, 1000u, 100000u}) {
+    std::mutex mutex;
+    std::vector<std::pair<uint64_t, uint64_t>> chunks;
+    Status status =
+        pool.ParallelFor(total, [&](uint32_t, uint64_t begin, uint64_t end) {
+          std::lock_guard lock(mutex);
+          chunks.emplace_back(begin, end);
+          return Status::Ok();
+        });
+    ASSERT_TRUE(status.ok()) << status.ToString();
+    std::sort(chunks.begin(), chunks.end());
+    uint64_t covered = 0;
+    for (const auto& [begin, end] : chunks) {
+      ASSERT_EQ(begin, covered) << "total " << total;
+      ASSERT_GT(end, begin);
+      EXPECT_LE(end - begin, std::max<uint64_t>(1, total / 4))
+          << "total " << total;
+      covered = end;
+    }
+    EXPECT_EQ(covered, total);
+    EXPECT_EQ(chunks.back().second - chunks.back().first, 1u)
+        << "total " << total;
   }
 }
 
