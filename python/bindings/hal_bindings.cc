@@ -1016,7 +1016,21 @@ HalBufferView ImportDLPack(const Ref<h::Device>& device, nb::handle capsule,
   const char* used_name =
       versioned ? dlpack::kUsedVersionedCapsuleName : dlpack::kUsedCapsuleName;
   Ref<h::Buffer> buffer;
-  if (copy) {
+  if (copy && compact) {
+    // One pass: the new block is filled as it is allocated (not zeroed
+    // first), without the GIL.
+    std::span<const uint8_t> source(reinterpret_cast<const uint8_t*>(start),
+                                    static_cast<size_t>(byte_length));
+    std::optional<Result<Ref<h::Buffer>>> copied;
+    {
+      nb::gil_scoped_release unlocked;
+      copied.emplace(device->allocator().AllocateCopy(params, source));
+    }
+    buffer = Unwrap(std::move(*copied), "copying a dlpack tensor");
+    // Consume: the managed tensor is ours to give back.
+    if (PyCapsule_SetName(object, used_name) != 0) throw nb::python_error();
+    release(managed);
+  } else if (copy) {
     buffer = Unwrap(device->allocator().Allocate(params, byte_length),
                     "copying a dlpack tensor");
     std::span<uint8_t> target =
