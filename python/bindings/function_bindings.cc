@@ -372,6 +372,9 @@ struct DeclaredArgument {
 };
 
 struct NativeInvoker {
+  // The vectorcall entry (InvokerVectorcall) once initialized; CPython
+  // reads it at the type's tp_vectorcall_offset.
+  vectorcallfunc vectorcall = nullptr;
   // False: calls go to the Python implementation.
   bool native = false;
   nb::object context_object;  // keeps the VmContext alive
@@ -665,14 +668,16 @@ Status RunLocked(NativeInvoker& self, std::span<const vm::Variant> arguments,
 // Converts and checks the positional `args` into `arguments` (the fences
 // of the coarse-fences model appended: an empty wait fence and a signal
 // fence on a new semaphore, returned).
-Ref<h::Fence> PackArguments(NativeInvoker& self, PyObject* args,
-                            PyObject* kwargs, CallState& state,
+// `args` is the array of `count` positional arguments (a tuple's items or
+// a vectorcall's); `has_keywords` refuses the call.
+Ref<h::Fence> PackArguments(NativeInvoker& self, PyObject* const* args,
+                            Py_ssize_t count, bool has_keywords,
+                            CallState& state,
                             SmallVector<vm::Variant, 8>& arguments) {
-  if (kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0) {
+  if (has_keywords) {
     Raise(PyExc_ValueError,
           "kwargs not supported for dynamic dispatch functions");
   }
-  const Py_ssize_t count = PyTuple_GET_SIZE(args);
   if (static_cast<size_t>(count) != self.argument_types.size()) {
     Raise(PyExc_ValueError,
           "Error invoking function '" + self.name + "': expected " +
@@ -681,7 +686,7 @@ Ref<h::Fence> PackArguments(NativeInvoker& self, PyObject* args,
   }
   PyTypeObject* device_array_type = GetHooks().device_array_type;
   for (Py_ssize_t i = 0; i < count; ++i) {
-    PyObject* object = PyTuple_GET_ITEM(args, i);
+    PyObject* object = args[i];
     // The common case first: a DeviceArray (exactly; subclasses take the
     // general route) where the function takes a ref.
     if (Py_TYPE(object) == device_array_type &&
@@ -693,12 +698,11 @@ Ref<h::Fence> PackArguments(NativeInvoker& self, PyObject* args,
         continue;
       }
     }
-    vm::Variant packed = PackDynamic(self, PyTuple_GET_ITEM(args, i), state,
-                                     static_cast<size_t>(i));
-    vm::Variant typed =
-        ToCconvType(self, std::move(packed), self.argument_types[i], i,
-                    PyTuple_GET_ITEM(args, i));
-    CheckDeclared(self, typed, PyTuple_GET_ITEM(args, i), i);
+    vm::Variant packed =
+        PackDynamic(self, args[i], state, static_cast<size_t>(i));
+    vm::Variant typed = ToCconvType(self, std::move(packed),
+                                    self.argument_types[i], i, args[i]);
+    CheckDeclared(self, typed, args[i], i);
     arguments.push_back(std::move(typed));
   }
   Ref<h::Fence> signal;
@@ -723,11 +727,13 @@ nb::object UnpackResults(NativeInvoker& self, std::span<vm::Variant> results,
   return tuple;
 }
 
-nb::object CallNative(NativeInvoker& self, PyObject* args, PyObject* kwargs) {
+nb::object CallNative(NativeInvoker& self, PyObject* const* args,
+                      Py_ssize_t count, bool has_keywords) {
   DrainPythonReleases();
   CallState state;
   SmallVector<vm::Variant, 8> arguments;
-  Ref<h::Fence> signal = PackArguments(self, args, kwargs, state, arguments);
+  Ref<h::Fence> signal =
+      PackArguments(self, args, count, has_keywords, state, arguments);
   SmallVector<vm::Variant, 4> results;
   for (size_t i = 0; i < self.result_count; ++i)
     results.push_back(vm::Variant());
@@ -911,8 +917,9 @@ nb::object StartAsyncCall(nb::handle invoker, CompletionPort& port,
   auto call = std::make_shared<PendingCall>();
   call->invoker = nb::borrow(invoker);
   SmallVector<vm::Variant, 8> arguments;
-  Ref<h::Fence> signal =
-      PackArguments(self, args.ptr(), nullptr, call->state, arguments);
+  Ref<h::Fence> signal = PackArguments(self, &PyTuple_GET_ITEM(args.ptr(), 0),
+                                       PyTuple_GET_SIZE(args.ptr()), false,
+                                       call->state, arguments);
   for (size_t i = 0; i < self.result_count; ++i)
     call->results.push_back(vm::Variant());
   call->future = loop.attr("create_future")();
@@ -952,7 +959,10 @@ PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
       nb::object method = nb::getattr(nb::handle(self_object), "_call_python");
       return PyObject_Call(method.ptr(), args, kwargs);
     }
-    return CallNative(self, args, kwargs).release().ptr();
+    return CallNative(self, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args),
+                      kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0)
+        .release()
+        .ptr();
   } catch (nb::python_error& error) {
     error.restore();
   } catch (const nb::cast_error&) {
@@ -963,6 +973,49 @@ PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
   return nullptr;
 }
 
+// The vectorcall entry (PEP 590): `f(a, b)` reaches CallNative with the
+// caller's argument array, no tuple built. An instance's `vectorcall`
+// field is null until its __init__ ran (CPython then takes tp_call,
+// InvokerCall, which reports it); the ready check covers memory that was
+// not zeroed.
+PyObject* InvokerVectorcall(PyObject* self_object, PyObject* const* args,
+                            size_t nargsf, PyObject* kwnames) {
+  try {
+    if (!nb::inst_ready(self_object)) [[unlikely]] {
+      PyErr_SetString(PyExc_TypeError, "FunctionInvoker is not initialized");
+      return nullptr;
+    }
+    NativeInvoker& self = *nb::inst_ptr<NativeInvoker>(self_object);
+    const Py_ssize_t count = PyVectorcall_NARGS(nargsf);
+    if (!self.native) {
+      nb::object method = nb::getattr(nb::handle(self_object), "_call_python");
+      return PyObject_Vectorcall(method.ptr(), args, nargsf, kwnames);
+    }
+    return CallNative(self, args, count,
+                      kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)
+        .release()
+        .ptr();
+  } catch (nb::python_error& error) {
+    error.restore();
+  } catch (const nb::cast_error&) {
+    PyErr_SetString(PyExc_TypeError, "could not convert a call argument");
+  } catch (const std::exception& error) {
+    PyErr_SetString(PyExc_RuntimeError, error.what());
+  }
+  return nullptr;
+}
+
+// Lets CPython call instances of `type` through their `vectorcall` field
+// at `offset` (the same in every instance of a type: nanobind stores the
+// C++ object inline at a fixed offset). Only for types whose tp_call is
+// still InvokerCall: a subclass that defines __call__ keeps it.
+void EnableVectorcall(PyTypeObject* type, Py_ssize_t offset) {
+  if (type->tp_call != &InvokerCall) return;
+  if (PyType_HasFeature(type, Py_TPFLAGS_HAVE_VECTORCALL)) return;
+  type->tp_vectorcall_offset = offset;
+  type->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+}
+
 PyType_Slot invoker_slots[] = {
     {Py_tp_call, reinterpret_cast<void*>(&InvokerCall)},
     {0, nullptr},
@@ -971,10 +1024,16 @@ PyType_Slot invoker_slots[] = {
 // `NativeInvoker.__init__`: native only when the context and function are
 // Ember's own and the plan covers the function (dynamic mode, no variadic
 // arguments); otherwise every call goes to `_call_python`.
-void InitInvoker(NativeInvoker* self, nb::handle vm_context, nb::object device,
+void InitInvoker(nb::pointer_and_handle<NativeInvoker> instance,
+                 nb::handle vm_context, nb::object device,
                  nb::handle vm_function, bool use_native, bool coarse_fences,
                  nb::handle declared) {
+  NativeInvoker* self = instance.p;
   new (self) NativeInvoker();
+  self->vectorcall = &InvokerVectorcall;
+  EnableVectorcall(Py_TYPE(instance.h.ptr()),
+                   reinterpret_cast<const char*>(&self->vectorcall) -
+                       reinterpret_cast<const char*>(instance.h.ptr()));
   VmContext* context = nullptr;
   VmFunction* function = nullptr;
   HalDevice* hal_device = nullptr;
