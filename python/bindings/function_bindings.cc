@@ -948,21 +948,23 @@ nb::object StartAsyncCall(nb::handle invoker, CompletionPort& port,
   return future;
 }
 
-PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
+// What both call entries share: the ready check, the Python route for
+// functions the native plan does not cover (`python_route()`), the native
+// route (`native_route(self)`), and C++ exceptions turned into Python ones.
+template <typename PythonRoute, typename NativeRoute>
+PyObject* InvokerEntry(PyObject* self_object, PythonRoute&& python_route,
+                       NativeRoute&& native_route) {
   try {
-    if (!nb::inst_ready(self_object)) {
+    if (!nb::inst_ready(self_object)) [[unlikely]] {
       PyErr_SetString(PyExc_TypeError, "FunctionInvoker is not initialized");
       return nullptr;
     }
     NativeInvoker& self = *nb::inst_ptr<NativeInvoker>(self_object);
     if (!self.native) {
       nb::object method = nb::getattr(nb::handle(self_object), "_call_python");
-      return PyObject_Call(method.ptr(), args, kwargs);
+      return python_route(method.ptr());
     }
-    return CallNative(self, &PyTuple_GET_ITEM(args, 0), PyTuple_GET_SIZE(args),
-                      kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0)
-        .release()
-        .ptr();
+    return native_route(self).release().ptr();
   } catch (nb::python_error& error) {
     error.restore();
   } catch (const nb::cast_error&) {
@@ -973,6 +975,17 @@ PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
   return nullptr;
 }
 
+PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
+  return InvokerEntry(
+      self_object,
+      [&](PyObject* method) { return PyObject_Call(method, args, kwargs); },
+      [&](NativeInvoker& self) {
+        return CallNative(self, &PyTuple_GET_ITEM(args, 0),
+                          PyTuple_GET_SIZE(args),
+                          kwargs != nullptr && PyDict_GET_SIZE(kwargs) != 0);
+      });
+}
+
 // The vectorcall entry (PEP 590): `f(a, b)` reaches CallNative with the
 // caller's argument array, no tuple built. An instance's `vectorcall`
 // field is null until its __init__ ran (CPython then takes tp_call,
@@ -980,29 +993,15 @@ PyObject* InvokerCall(PyObject* self_object, PyObject* args, PyObject* kwargs) {
 // not zeroed.
 PyObject* InvokerVectorcall(PyObject* self_object, PyObject* const* args,
                             size_t nargsf, PyObject* kwnames) {
-  try {
-    if (!nb::inst_ready(self_object)) [[unlikely]] {
-      PyErr_SetString(PyExc_TypeError, "FunctionInvoker is not initialized");
-      return nullptr;
-    }
-    NativeInvoker& self = *nb::inst_ptr<NativeInvoker>(self_object);
-    const Py_ssize_t count = PyVectorcall_NARGS(nargsf);
-    if (!self.native) {
-      nb::object method = nb::getattr(nb::handle(self_object), "_call_python");
-      return PyObject_Vectorcall(method.ptr(), args, nargsf, kwnames);
-    }
-    return CallNative(self, args, count,
-                      kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0)
-        .release()
-        .ptr();
-  } catch (nb::python_error& error) {
-    error.restore();
-  } catch (const nb::cast_error&) {
-    PyErr_SetString(PyExc_TypeError, "could not convert a call argument");
-  } catch (const std::exception& error) {
-    PyErr_SetString(PyExc_RuntimeError, error.what());
-  }
-  return nullptr;
+  return InvokerEntry(
+      self_object,
+      [&](PyObject* method) {
+        return PyObject_Vectorcall(method, args, nargsf, kwnames);
+      },
+      [&](NativeInvoker& self) {
+        return CallNative(self, args, PyVectorcall_NARGS(nargsf),
+                          kwnames != nullptr && PyTuple_GET_SIZE(kwnames) != 0);
+      });
 }
 
 // Lets CPython call instances of `type` through their `vectorcall` field

@@ -448,6 +448,25 @@ class Interpreter {
     return Status::Ok();
   }
 
+  // The register call of an import: the callee reads `operands` and writes
+  // `results` in `f`'s registers.
+  [[gnu::always_inline]] static RegisterCall MakeRegisterCall(
+      Frame& f, const RegisterList* segment_sizes, RegisterList operands,
+      RegisterList results) {
+    RegisterCall call;
+    call.i32 = f.i32.data();
+    call.refs = f.refs.data();
+    call.arguments = operands.data();
+    call.argument_count = operands.size();
+    if (segment_sizes != nullptr) {
+      call.segment_sizes = segment_sizes->data();
+      call.segment_count = segment_sizes->size();
+    }
+    call.results = results.data();
+    call.result_count = results.size();
+    return call;
+  }
+
   // Import call: boxes operands per the import's cconv (spans per
   // `segment_sizes` when variadic), calls through the Context, unboxes. The
   // verifier matched operand and result lists to the import's cconv.
@@ -466,17 +485,8 @@ class Interpreter {
     if (callee.direct.call == nullptr || trace::Enabled()) [[unlikely]] {
       return CallImportSlow(f, index, segment_sizes, operands, results);
     }
-    RegisterCall call;
-    call.i32 = f.i32.data();
-    call.refs = f.refs.data();
-    call.arguments = operands.data();
-    call.argument_count = operands.size();
-    if (segment_sizes != nullptr) {
-      call.segment_sizes = segment_sizes->data();
-      call.segment_count = segment_sizes->size();
-    }
-    call.results = results.data();
-    call.result_count = results.size();
+    const RegisterCall call =
+        MakeRegisterCall(f, segment_sizes, operands, results);
     EMBER_RETURN_IF_ERROR(context_.EnterFrame());
     Status status = callee.direct.call(*callee.state, callee.direct.name, call);
     context_.LeaveFrame();
@@ -512,17 +522,8 @@ class Interpreter {
         }
         callee.direct = target.module->ResolveRegisterCall(target);
       }
-      RegisterCall call;
-      call.i32 = f.i32.data();
-      call.refs = f.refs.data();
-      call.arguments = operands.data();
-      call.argument_count = operands.size();
-      if (segment_sizes != nullptr) {
-        call.segment_sizes = segment_sizes->data();
-        call.segment_count = segment_sizes->size();
-      }
-      call.results = results.data();
-      call.result_count = results.size();
+      const RegisterCall call =
+          MakeRegisterCall(f, segment_sizes, operands, results);
       EMBER_RETURN_IF_ERROR(context_.EnterFrame());
       // Traced calls go through the module, which records them.
       Status status =
