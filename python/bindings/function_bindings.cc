@@ -649,7 +649,9 @@ nb::object Unpack(NativeInvoker& self, vm::Variant& result,
 }
 
 // Runs the export; without the GIL, under the context's mutex.
-Status RunLocked(NativeInvoker& self, std::span<const vm::Variant> arguments,
+// The arguments' refs are moved into the call (the callers drop them
+// after it).
+Status RunLocked(NativeInvoker& self, std::span<vm::Variant> arguments,
                  std::span<vm::Variant> results) {
   std::lock_guard<std::mutex> lock(self.context->mutex);
   vm::Context& context = *self.context->context;
@@ -662,7 +664,7 @@ Status RunLocked(NativeInvoker& self, std::span<const vm::Variant> arguments,
   }
   vm::Function target{self.module.get(), self.ordinal,
                       vm::FunctionLinkage::kExport};
-  return context.Invoke(target, arguments, results);
+  return context.InvokeConsuming(target, arguments, results);
 }
 
 // Converts and checks the positional `args` into `arguments` (the fences
@@ -741,7 +743,7 @@ nb::object CallNative(NativeInvoker& self, PyObject* const* args,
   {
     nb::gil_scoped_release release;
     status = RunLocked(
-        self, std::span<const vm::Variant>(arguments.data(), arguments.size()),
+        self, std::span<vm::Variant>(arguments.data(), arguments.size()),
         std::span<vm::Variant>(results.data(), results.size()));
     if (status.ok() && signal) status = signal->Wait(h::Timeout::Infinite());
     // Dropped here, without the GIL. The imported arrays' buffers are still
@@ -929,7 +931,7 @@ nb::object StartAsyncCall(nb::handle invoker, CompletionPort& port,
     nb::gil_scoped_release release;
     h::ScopedDeferSubmissions defer;
     status = RunLocked(
-        self, std::span<const vm::Variant>(arguments.data(), arguments.size()),
+        self, std::span<vm::Variant>(arguments.data(), arguments.size()),
         std::span<vm::Variant>(call->results.data(), call->results.size()));
     arguments.clear();
   }

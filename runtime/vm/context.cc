@@ -263,6 +263,20 @@ Status Context::Invoke(const Function& function,
   return Call(function, arguments, results);
 }
 
+Status Context::InvokeConsuming(const Function& function,
+                                std::span<Variant> arguments,
+                                std::span<Variant> results) {
+  if (trace::Enabled()) [[unlikely]] {
+    return InvokeTraced(function, arguments, results);
+  }
+  EMBER_ASSIGN_OR_RETURN(ModuleState * state, StateForCall(function));
+  EMBER_RETURN_IF_ERROR(EnterFrame());
+  Status status = function.module->CallConsuming(*this, *state, function,
+                                                 arguments, results);
+  LeaveFrame();
+  return status;
+}
+
 Status Context::InvokeTraced(const Function& function,
                              std::span<const Variant> arguments,
                              std::span<Variant> results) {

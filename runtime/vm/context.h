@@ -77,6 +77,10 @@ class Context {
   // of results of the function's cconv.
   Status Invoke(const Function& function, std::span<const Variant> arguments,
                 std::span<Variant> results);
+  // As Invoke, but the refs of `arguments` may be moved into the callee:
+  // for a caller that drops its arguments after the call.
+  Status InvokeConsuming(const Function& function, std::span<Variant> arguments,
+                         std::span<Variant> results);
   // Same, sizing the results from the export's cconv (export linkage only).
   Result<std::vector<Variant>> Invoke(const Function& function,
                                       std::span<const Variant> arguments);

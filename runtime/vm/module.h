@@ -181,6 +181,15 @@ class Module {
                       const Function& function,
                       std::span<const Variant> arguments,
                       std::span<Variant> results) = 0;
+  // As Call, but the callee may move the refs out of `arguments` (a caller
+  // that drops its arguments after the call saves a retain and a release
+  // per ref). The default calls Call.
+  virtual Status CallConsuming(Context& context, ModuleState& state,
+                               const Function& function,
+                               std::span<Variant> arguments,
+                               std::span<Variant> results) {
+    return Call(context, state, function, arguments, results);
+  }
 
   // Whether CallWithRegisters is implemented (native modules: yes).
   virtual bool SupportsRegisterCalls() const { return false; }

@@ -231,6 +231,22 @@ Status BytecodeModule::Call(Context& context, ModuleState& state,
                             const Function& function,
                             std::span<const Variant> arguments,
                             std::span<Variant> results) {
+  return CallInternal(context, state, function, arguments, nullptr, results);
+}
+
+Status BytecodeModule::CallConsuming(Context& context, ModuleState& state,
+                                     const Function& function,
+                                     std::span<Variant> arguments,
+                                     std::span<Variant> results) {
+  return CallInternal(context, state, function, arguments, arguments.data(),
+                      results);
+}
+
+Status BytecodeModule::CallInternal(Context& context, ModuleState& state,
+                                    const Function& function,
+                                    std::span<const Variant> arguments,
+                                    Variant* movable,
+                                    std::span<Variant> results) {
   if (function.module != this) {
     return InvalidArgumentError("function belongs to another module");
   }
@@ -250,7 +266,7 @@ Status BytecodeModule::Call(Context& context, ModuleState& state,
   }
   return bytecode::Execute(context, *this,
                            static_cast<BytecodeModuleState&>(state), ordinal,
-                           arguments, results);
+                           arguments, results, movable);
 }
 
 }  // namespace ember::vm::bytecode

@@ -97,6 +97,9 @@ class BytecodeModule final : public Module {
   Status Call(Context& context, ModuleState& state, const Function& function,
               std::span<const Variant> arguments,
               std::span<Variant> results) override;
+  Status CallConsuming(Context& context, ModuleState& state,
+                       const Function& function, std::span<Variant> arguments,
+                       std::span<Variant> results) override;
 
   const bytecode::ModuleFile& file() const { return *file_; }
   size_t function_count() const { return functions_.size(); }
@@ -145,6 +148,11 @@ class BytecodeModule final : public Module {
   const std::vector<VmRef>& rodata_buffers() const { return rodata_; }
 
  private:
+  // Call and CallConsuming: `movable` is null, or `arguments` writable.
+  Status CallInternal(Context& context, ModuleState& state,
+                      const Function& function,
+                      std::span<const Variant> arguments, Variant* movable,
+                      std::span<Variant> results);
   struct ExportEntry {
     std::string_view name;
     uint32_t internal_ordinal;

@@ -41,9 +41,12 @@ struct BytecodeModuleState final : ModuleState {
 };
 
 // Runs internal function `ordinal` of `module` with boxed arguments and
-// results (layout in module.h). Implemented in interpreter.cc.
+// results (layout in module.h). `movable`, when not null, is `arguments`
+// itself, whose refs may be moved into the entry frame. Implemented in
+// interpreter.cc.
 Status Execute(Context& context, const BytecodeModule& module,
                BytecodeModuleState& state, uint32_t ordinal,
-               std::span<const Variant> arguments, std::span<Variant> results);
+               std::span<const Variant> arguments, std::span<Variant> results,
+               Variant* movable = nullptr);
 
 }  // namespace ember::vm::bytecode

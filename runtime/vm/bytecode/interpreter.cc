@@ -268,9 +268,9 @@ class Interpreter {
   }
 
   Status Run(uint32_t ordinal, std::span<const Variant> arguments,
-             std::span<Variant> results) {
+             std::span<Variant> results, Variant* movable) {
     results_ = results;
-    Status status = Enter(ordinal, arguments);
+    Status status = Enter(ordinal, arguments, movable);
     if (status.ok()) status = Loop();
     if (!status.ok()) {
       for (size_t i = depth_; i-- > 0;) {
@@ -330,7 +330,10 @@ class Interpreter {
   }
 
   // Host entry: the arguments come from outside and are checked here.
-  Status Enter(uint32_t ordinal, std::span<const Variant> arguments) {
+  // With `movable` (the arguments, writable), refs are moved into the
+  // frame instead of retained.
+  Status Enter(uint32_t ordinal, std::span<const Variant> arguments,
+               Variant* movable) {
     if (ordinal >= module_.function_count()) {
       return OutOfRangeError(
           StringPrintf("function ordinal %u out of range", ordinal));
@@ -362,7 +365,11 @@ class Interpreter {
               "argument %zu: expected a ref, got %s", i,
               std::string(ValueTypeName(argument.value().type())).c_str()));
         }
-        frame->refs[slot.ordinal] = argument.ref();
+        if (movable != nullptr) {
+          frame->refs[slot.ordinal] = movable[i].TakeRef();
+        } else {
+          frame->refs[slot.ordinal] = argument.ref();
+        }
         continue;
       }
       ValueType expected = ValueTypeOfCconv(slot.type);
@@ -2085,9 +2092,10 @@ fail:
 
 Status Execute(Context& context, const BytecodeModule& module,
                BytecodeModuleState& state, uint32_t ordinal,
-               std::span<const Variant> arguments, std::span<Variant> results) {
+               std::span<const Variant> arguments, std::span<Variant> results,
+               Variant* movable) {
   Interpreter interpreter(context, module, state);
-  return interpreter.Run(ordinal, arguments, results);
+  return interpreter.Run(ordinal, arguments, results, movable);
 }
 
 }  // namespace ember::vm::bytecode

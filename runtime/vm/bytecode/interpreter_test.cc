@@ -208,6 +208,35 @@ TEST(InterpreterTest, Lists) {
   EXPECT_EQ(null_list.status().code(), StatusCode::kInvalidArgument);
 }
 
+TEST(InterpreterTest, InvokeConsumingMovesRefArguments) {
+  auto p = LoadCorpusProgram("vm_lists.embedded");
+  ASSERT_NE(p, nullptr);
+  Variant range = p->Call1("make_range", {I32(5)});
+  ASSERT_TRUE(range.is_ref());
+  auto sum_list = p->context->LookupFunction("lists.sum_list");
+  ASSERT_TRUE(sum_list.ok()) << sum_list.status().ToString();
+
+  // Invoke retains: the caller's argument still holds the list.
+  std::vector<Variant> arguments = {range};
+  std::vector<Variant> results(1);
+  ASSERT_TRUE(p->context->Invoke(*sum_list, arguments, results).ok());
+  EXPECT_EQ(results[0].value().i32(), 10);
+  EXPECT_TRUE(arguments[0].is_ref());
+
+  // InvokeConsuming moves it into the callee: same result, the argument
+  // left empty, and the list alive only through `range` afterwards.
+  results.assign(1, Variant());
+  ASSERT_TRUE(p->context->InvokeConsuming(*sum_list, arguments, results).ok());
+  EXPECT_EQ(results[0].value().i32(), 10);
+  EXPECT_TRUE(arguments[0].is_empty());
+  EXPECT_EQ(range.ref().As<List>()->size(), 5u);
+
+  // A wrong argument is still an error, not a crash.
+  std::vector<Variant> wrong = {Variant(Value::I32(3))};
+  EXPECT_EQ(p->context->InvokeConsuming(*sum_list, wrong, results).code(),
+            StatusCode::kInvalidArgument);
+}
+
 TEST(InterpreterTest, Buffers) {
   auto p = LoadCorpusProgram("vm_buffers.embedded");
   ASSERT_NE(p, nullptr);
