@@ -247,23 +247,15 @@ class SpanBuffer {
   SpanBuffer& operator=(const SpanBuffer&) = delete;
   ~SpanBuffer() { std::destroy_n(inline_data(), inline_size_); }
 
-  // Makes room for `count` elements; called once, before EmplaceBack.
-  void Reserve(size_t count) {
-    if (count > kInline) heap_.reserve(count);
-  }
-  // The inline storage for `count` (<= kInline) elements, before any
-  // EmplaceBack: the caller constructs them in order, calling
-  // InlineConstructed after each, so that a failure part way destroys
-  // exactly those.
+  // Up to kInline elements: the inline storage, which the caller fills in
+  // order, calling InlineConstructed after constructing each (so that a
+  // failure part way destroys exactly those).
   T* InlineStorage() { return inline_data(); }
   void InlineConstructed() { ++inline_size_; }
-  // A new value-initialized element at the end.
-  T& EmplaceBack() {
-    if (heap_.capacity() != 0) return heap_.emplace_back();
-    T* element = ::new (static_cast<void*>(inline_data() + inline_size_)) T();
-    ++inline_size_;
-    return *element;
-  }
+  // More: room on the heap for `count` elements (called once), then one
+  // value-initialized element at a time.
+  void ReserveHeap(size_t count) { heap_.reserve(count); }
+  T& EmplaceHeap() { return heap_.emplace_back(); }
   std::span<T> elements() {
     if (heap_.capacity() != 0) return std::span<T>(heap_);
     return std::span<T>(inline_data(), inline_size_);
@@ -635,26 +627,25 @@ bool ReadSpan(Reader& reader, SpanBuffer<std::tuple<Ts...>>& storage,
   size_t count = 0;
   if (!reader.SpanCount(sizeof...(Ts), count)) return false;
   using Tuple = std::tuple<Ts...>;
+  auto read = [&](Tuple& tuple) {
+    return std::apply(
+        [&](auto&... fields) { return (reader.Read(fields) && ...); }, tuple);
+  };
   if (count <= SpanBuffer<Tuple>::kInline) {
     // The usual case: straight into the inline storage.
     Tuple* data = storage.InlineStorage();
     for (size_t i = 0; i < count; ++i) {
       Tuple& tuple = *::new (static_cast<void*>(data + i)) Tuple();
       storage.InlineConstructed();
-      const bool ok = std::apply(
-          [&](auto&... fields) { return (reader.Read(fields) && ...); }, tuple);
-      if (!ok) [[unlikely]]
+      if (!read(tuple)) [[unlikely]]
         return false;
     }
     out = std::span<const Tuple>(data, count);
     return true;
   }
-  storage.Reserve(count);
+  storage.ReserveHeap(count);
   for (size_t i = 0; i < count; ++i) {
-    std::tuple<Ts...>& tuple = storage.EmplaceBack();
-    const bool ok = std::apply(
-        [&](auto&... fields) { return (reader.Read(fields) && ...); }, tuple);
-    if (!ok) [[unlikely]]
+    if (!read(storage.EmplaceHeap())) [[unlikely]]
       return false;
   }
   out = storage.elements();

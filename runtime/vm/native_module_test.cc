@@ -190,6 +190,26 @@ TEST_F(NativeModuleTest, VariadicSpansUnpackToTuples) {
   auto empty = Call("dot", {Variant(Value::I32(9)), Variant(Value::I32(0))});
   ASSERT_TRUE(empty.ok());
   EXPECT_EQ((*empty)[0].value().i64(), 9);
+
+  // More tuples than fit inline (16) go to the heap, with the same result
+  // and, for a bad tuple, the same message naming the argument.
+  std::vector<Variant> many = {Variant(Value::I32(2)), Variant(Value::I32(20))};
+  int64_t expected = 2;
+  for (int32_t i = 1; i <= 20; ++i) {
+    many.push_back(Variant(Value::I32(i)));
+    many.push_back(Variant(Value::I64(i + 1)));
+    expected += int64_t{i} * (i + 1);
+  }
+  auto long_dot = Call("dot", many);
+  ASSERT_TRUE(long_dot.ok()) << long_dot.status().ToString();
+  EXPECT_EQ((*long_dot)[0].value().i64(), expected);
+  many[2 + 2 * 17 + 1] = Variant(Value::I32(0));  // tuple 17's i64
+  auto bad = Call("dot", many);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().ToString().find("argument 38: expected i64"),
+            std::string::npos)
+      << bad.status().ToString();
 }
 
 TEST_F(NativeModuleTest, HostileCallsAreRejectedCleanly) {
