@@ -21,6 +21,40 @@ Status CheckDirect(const BufferRef& ref, BufferUsage usage, MemoryAccess access,
 
 }  // namespace
 
+Result<uint32_t> Executable::LookupFunction(std::string_view name) const {
+  std::call_once(function_index_once_, [this] {
+    const size_t count = export_count();
+    function_index_.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+      std::string export_name = export_info(i).name;
+      if (export_name.empty()) continue;
+      function_index_.emplace_back(std::move(export_name),
+                                   static_cast<uint32_t>(i));
+    }
+    // Stable: of equal names the lower ordinal stays first.
+    std::stable_sort(
+        function_index_.begin(), function_index_.end(),
+        [](const auto& a, const auto& b) { return a.first < b.first; });
+  });
+  auto found =
+      std::lower_bound(function_index_.begin(), function_index_.end(), name,
+                       [](const auto& entry, std::string_view key) {
+                         return entry.first < key;
+                       });
+  if (found != function_index_.end() && found->first == name) {
+    return found->second;
+  }
+  std::string executable_name(debug_name());
+  return NotFoundError(
+      "executable '" +
+      (executable_name.empty() ? "(unnamed)" : executable_name) +
+      "' has no export named '" + std::string(name) + "'" +
+      (function_index_.empty() && export_count() > 0
+           ? " (its exports carry no names: the library was built without "
+             "them)"
+           : ""));
+}
+
 Result<ResolvedBuffer> ResolveBufferRef(const BufferRef& ref,
                                         std::span<const Binding> table) {
   ResolvedBuffer resolved;
@@ -155,6 +189,18 @@ Status CommandBuffer::Fill(FillCommand command) {
   EMBER_RETURN_IF_ERROR(NoteRef(command.target));
   commands_.push_back(std::move(command));
   return Status::Ok();
+}
+
+Status CommandBuffer::SynchronizeRange(const BufferRef& range) {
+  EMBER_RETURN_IF_ERROR(BeginRecord(CommandCategory::kNone));
+  // Only the range: a flush or invalidate neither reads nor writes the
+  // contents, so no usage or access bit is asked of the buffer.
+  if (range.buffer) {
+    EMBER_RETURN_IF_ERROR(
+        CalculateRange(range.buffer->byte_length(), range.offset, range.length),
+        "synchronized buffer");
+  }
+  return NoteRef(range);
 }
 
 Status CommandBuffer::Copy(CopyCommand command) {

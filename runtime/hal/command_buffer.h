@@ -1,13 +1,13 @@
 // CommandBuffer: a recorded list of device work, replayed by a queue.
 //
-// IREE programs record command buffers in two ways (format map 3d): once in
-// `__init`, with buffers named by *binding slots* that each submission fills
-// from a binding table (`queue.execute.indirect`), and per call, with the
-// buffers named directly (`queue.execute`). So every buffer operand here is a
-// BufferRef -- a buffer, or a slot -- plus an offset and a length, and the
-// references are resolved only at execution (ResolveBufferRef), with IREE's
-// rules: a slot beyond the table, or a range beyond its entry, is
-// OUT_OF_RANGE, never a clamp.
+// IREE programs record command buffers in two ways (docs/hal-module.md, "How
+// programs use the module"): once in `__init`, with buffers named by *binding
+// slots* that each submission fills from a binding table
+// (`queue.execute.indirect`), and per call, with the buffers named directly
+// (`queue.execute`). So every buffer operand here is a BufferRef -- a buffer,
+// or a slot -- plus an offset and a length, and the references are resolved
+// only at execution (ResolveBufferRef), with IREE's rules: a slot beyond the
+// table, or a range beyond its entry, is OUT_OF_RANGE, never a clamp.
 //
 // Recording checks what can be checked without the table (operand shapes,
 // counts, alignment of fills and updates); execution checks the rest before
@@ -20,8 +20,11 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -32,17 +35,38 @@
 namespace ember::hal {
 
 // An executable made by a device from a program's executable data (for the
-// CPU devices, a loaded ELF library). Its exports are entry points the
-// command buffer names by ordinal.
+// CPU devices, a loaded ELF library or a VMVX bytecode module). Its exports
+// are entry points the command buffer names by ordinal.
+//
+// Programs name an export in one of two ways, by the compiler that built
+// them (docs/compiler-versions.md): iree-compile 3.11 passes the export's
+// ordinal to `hal.command_buffer.dispatch` as an i32 constant; 3.12 and
+// later first ask `hal.executable.lookup.function` for the export's
+// *function id* by name and pass that i64. Ember's function id of an export
+// is its ordinal, so both paths end at the same DispatchCommand.
 class Executable : public RefCounted {
  public:
   struct ExportInfo {
-    std::string name;  // may be empty (the library's names are optional)
+    std::string name;  // may be empty (3.11 libraries without debug names)
     uint32_t constant_count = 0;
     uint32_t binding_count = 0;
   };
   virtual size_t export_count() const = 0;
   virtual ExportInfo export_info(size_t ordinal) const = 0;
+  // A name for messages ("" when the executable has none).
+  virtual std::string_view debug_name() const { return {}; }
+
+  // The ordinal of the export named `name`: NOT_FOUND naming the executable
+  // and the name when there is none. O(log n): the names are indexed once,
+  // on the first lookup, so a program that looks names up in a loop pays
+  // for the index only once. Thread-safe.
+  Result<uint32_t> LookupFunction(std::string_view name) const;
+
+ private:
+  mutable std::once_flag function_index_once_;
+  // (name, ordinal) sorted by name; unnamed exports are left out, and of
+  // two exports with one name the lower ordinal wins.
+  mutable std::vector<std::pair<std::string, uint32_t>> function_index_;
 };
 
 enum class CommandBufferMode : uint32_t {
@@ -152,6 +176,11 @@ class CommandBuffer final : public RefCounted {
 
   Status Dispatch(DispatchCommand command);
   Status Fill(FillCommand command);
+  // A flush or invalidate of `range` (hal module 7's flush_buffer and
+  // invalidate_buffer): checked like any operand, then dropped, since every
+  // device Ember has today keeps its memory host-coherent. A device without
+  // coherent memory must record it instead.
+  Status SynchronizeRange(const BufferRef& range);
   Status Copy(CopyCommand command);
   Status Update(UpdateCommand command);
   Status ExecutionBarrier();

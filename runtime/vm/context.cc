@@ -75,8 +75,9 @@ Status Context::CheckDependencies(const Module& module) const {
           dependency.minimum_version);
     }
     if (found->version() < dependency.minimum_version && !dependency.optional) {
+      // NOT_FOUND, as IREE reports it (Python users see ValueError).
       return MakeStatus(
-          StatusCode::kFailedPrecondition,
+          StatusCode::kNotFound,
           "module '%.*s' requires module '%.*s' at version >= %u, but the "
           "registered one has version %u",
           static_cast<int>(module.name().size()), module.name().data(),
@@ -127,9 +128,13 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
     std::string_view function_name = import.full_name.substr(dot + 1);
     Module* target_module = FindModule(module_name);
     std::optional<Function> target;
-    if (target_module != nullptr)
-      target = target_module->LookupExport(function_name);
-    if (!target) {
+    std::optional<Function> same_name;
+    if (target_module != nullptr) {
+      target =
+          target_module->LookupExport(function_name, import.calling_convention);
+      if (!target) same_name = target_module->LookupExport(function_name);
+    }
+    if (!target && !same_name) {
       if (import.optional) {
         resolved.emplace(key, std::nullopt);  // absent: skipped each time
         continue;
@@ -142,18 +147,27 @@ Status Context::ResolveImports(Module& module, ModuleState& state) const {
           target_module ? "the module has no such export"
                         : "no module of that name is registered");
     }
-    std::string_view target_cconv =
-        target_module->export_info(target->ordinal).calling_convention;
-    if (target_cconv != import.calling_convention) {
+    if (!target) {
+      // The name exists under another signature: a program built for
+      // another version of the target module. Say which signatures exist.
+      std::string offered;
+      for (size_t e = same_name->ordinal; e < target_module->export_count();
+           ++e) {
+        ExportInfo info = target_module->export_info(e);
+        if (info.name != function_name) continue;
+        if (!offered.empty()) offered += "' or '";
+        offered += info.calling_convention;
+      }
+      // INTERNAL, as IREE reports a signature mismatch (Python users see
+      // RuntimeError from both).
       return MakeStatus(
-          StatusCode::kInvalidArgument,
+          StatusCode::kInternal,
           "import '%.*s' of module '%.*s' expects calling convention '%.*s' "
-          "but the export has '%.*s'",
+          "but the export has '%s'",
           static_cast<int>(import.full_name.size()), import.full_name.data(),
           static_cast<int>(module.name().size()), module.name().data(),
           static_cast<int>(import.calling_convention.size()),
-          import.calling_convention.data(),
-          static_cast<int>(target_cconv.size()), target_cconv.data());
+          import.calling_convention.data(), offered.c_str());
     }
     EMBER_RETURN_IF_ERROR(
         module.ResolveImport(state, i, *target), "resolving import '%.*s'",
@@ -171,13 +185,25 @@ Status Context::RegisterModule(std::shared_ptr<Module> module) {
                       "a module named '%s' is already registered",
                       name.c_str());
   }
-  EMBER_RETURN_IF_ERROR(CheckDependencies(*module), "registering module '%s'",
-                        name.c_str());
+  // A link failure says which compiler built the module: a program from a
+  // release whose `hal` interface differs is the usual cause.
+  auto link_failure = [&](Status status) {
+    std::string provenance = module->Provenance();
+    if (!provenance.empty()) {
+      status =
+          std::move(status).Annotate("module '" + name + "' was " + provenance);
+    }
+    return std::move(status).Annotate("registering module '" + name + "'");
+  };
+  if (Status status = CheckDependencies(*module); !status.ok()) {
+    return link_failure(std::move(status));
+  }
   EMBER_ASSIGN_OR_RETURN(std::unique_ptr<ModuleState> state,
                          module->CreateState(*this),
                          "creating the state of module '%s'", name.c_str());
-  EMBER_RETURN_IF_ERROR(ResolveImports(*module, *state),
-                        "registering module '%s'", name.c_str());
+  if (Status status = ResolveImports(*module, *state); !status.ok()) {
+    return link_failure(std::move(status));
+  }
   entries_.push_back(Entry{module, std::move(state)});
   if (std::optional<Function> init = module->LookupExport("__init")) {
     Status status = Invoke(*init, {}, {});

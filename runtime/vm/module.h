@@ -24,10 +24,10 @@
 //     boxes at these seams.
 //
 // Why calls are boxed instead of using IREE's packed byte buffer: only Ember's
-// own modules ever see the cross-module format (format map 2a), so we pick
-// the one that is easiest to check. A Variant carries its type, so a native
-// module can verify its arguments against its cconv with no side table, and a
-// ref travels with its retain count handled by VmRef.
+// own modules ever see the cross-module format (docs/module-format.md, "Calling
+// conventions"), so we pick the one that is easiest to check. A Variant carries
+// its type, so a native module can verify its arguments against its cconv with
+// no side table, and a ref travels with its retain count handled by VmRef.
 //
 // Argument and result layout. The spans follow the calling convention
 // string "0<args>_<results>" character by character:
@@ -153,6 +153,11 @@ class Module {
   virtual std::string_view name() const = 0;
   virtual uint32_t version() const = 0;
   virtual std::span<const ModuleDependency> dependencies() const = 0;
+  // What made the module, for messages ("built by iree-compile 3.11
+  // (...)"); "" when there is nothing to say (native modules). A context
+  // that cannot link a module adds it to the error, since a module from
+  // another compiler release is the usual reason.
+  virtual std::string Provenance() const { return {}; }
 
   virtual size_t export_count() const = 0;
   virtual ExportInfo export_info(size_t export_ordinal) const = 0;
@@ -163,6 +168,14 @@ class Module {
   // The default is a linear scan (native modules have few exports);
   // modules loaded from files override it with an index.
   virtual std::optional<Function> LookupExport(std::string_view name);
+  // The export named `name` whose calling convention is `cconv`, or nullopt.
+  // One module may export one name under several cconvs (the `hal` module
+  // serves `command_buffer.dispatch` to programs of iree-compile 3.11 and of
+  // 3.12+, whose signatures differ); linking picks the one the importer
+  // declares. Costs one LookupExport when the first export of that name
+  // matches; otherwise a scan of the exports after it.
+  std::optional<Function> LookupExport(std::string_view name,
+                                       std::string_view cconv);
 
   // A fresh state for one Context. `context` outlives the state; modules
   // that call imports keep it to route those calls.

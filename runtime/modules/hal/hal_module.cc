@@ -528,16 +528,36 @@ Status RecordDispatch(h::CommandBuffer& cmd, h::DispatchCommand& dispatch,
   return cmd.Dispatch(std::move(dispatch));
 }
 
+// How a program names the export it dispatches. iree-compile 3.11 (hal
+// module version 6) passes the export's ordinal as an i32; 3.12 and later
+// (version 7) pass the i64 function id that `executable.lookup.function`
+// returned, which in Ember is the same ordinal (runtime/hal/command_buffer.h).
+// Either way the value is checked against the executable's exports when the
+// dispatch is recorded; an id that does not fit 32 bits is refused here
+// instead of being truncated into some other export's ordinal.
+template <typename Id>
+Result<uint32_t> ExportOrdinal(Id id) {
+  if constexpr (sizeof(Id) > sizeof(uint32_t)) {
+    if (id < 0 || id > static_cast<Id>(UINT32_MAX)) [[unlikely]] {
+      return InvalidArgumentError("dispatch function id " + std::to_string(id) +
+                                  " is not one that executable.lookup.function "
+                                  "returns");
+    }
+  }
+  return static_cast<uint32_t>(id);
+}
+
+template <typename Id>
 Status CommandBufferDispatch(HalState&, Ref<h::CommandBuffer> cmd,
-                             Ref<h::Executable> executable, int32_t ordinal,
+                             Ref<h::Executable> executable, Id function,
                              int32_t x, int32_t y, int32_t z, int64_t flags,
                              std::span<const std::tuple<int32_t>> constants,
                              std::span<const BindingTuple> bindings) {
   EMBER_ASSIGN_OR_RETURN(h::CommandBuffer * c, Recording(cmd));
   EMBER_RETURN_IF_ERROR(Require(executable, "executable"));
   h::DispatchCommand dispatch;
+  EMBER_ASSIGN_OR_RETURN(dispatch.export_ordinal, ExportOrdinal(function));
   dispatch.executable = std::move(executable);
-  dispatch.export_ordinal = static_cast<uint32_t>(ordinal);
   dispatch.workgroup_count[0] = static_cast<uint32_t>(x);
   dispatch.workgroup_count[1] = static_cast<uint32_t>(y);
   dispatch.workgroup_count[2] = static_cast<uint32_t>(z);
@@ -545,23 +565,37 @@ Status CommandBufferDispatch(HalState&, Ref<h::CommandBuffer> cmd,
   return RecordDispatch(*c, dispatch, constants, bindings);
 }
 
+template <typename Id>
 Status CommandBufferDispatchIndirect(
     HalState&, Ref<h::CommandBuffer> cmd, Ref<h::Executable> executable,
-    int32_t ordinal, int32_t workgroups_slot, Ref<h::Buffer> workgroups,
+    Id function, int32_t workgroups_slot, Ref<h::Buffer> workgroups,
     int64_t workgroups_offset, int64_t flags,
     std::span<const std::tuple<int32_t>> constants,
     std::span<const BindingTuple> bindings) {
   EMBER_ASSIGN_OR_RETURN(h::CommandBuffer * c, Recording(cmd));
   EMBER_RETURN_IF_ERROR(Require(executable, "executable"));
   h::DispatchCommand dispatch;
+  EMBER_ASSIGN_OR_RETURN(dispatch.export_ordinal, ExportOrdinal(function));
   dispatch.executable = std::move(executable);
-  dispatch.export_ordinal = static_cast<uint32_t>(ordinal);
   dispatch.indirect = true;
   dispatch.workgroups_ref = {std::move(workgroups),
                              static_cast<uint32_t>(workgroups_slot),
                              DeviceSize(workgroups_offset), 12};
   dispatch.flags = static_cast<uint64_t>(flags);
   return RecordDispatch(*c, dispatch, constants, bindings);
+}
+
+// `command_buffer.flush_buffer` / `invalidate_buffer` (iree-compile 3.13):
+// make a range's writes visible to the host or to the device. The CPU
+// devices' memory is host-coherent, so there is nothing to do beyond
+// checking the operand as any other command's (a direct buffer's range, a
+// slot against the binding capacity).
+Status CommandBufferFlushBuffer(HalState&, Ref<h::CommandBuffer> cmd,
+                                int32_t slot, Ref<h::Buffer> target,
+                                int64_t offset, int64_t length) {
+  EMBER_ASSIGN_OR_RETURN(h::CommandBuffer * c, Recording(cmd));
+  return c->SynchronizeRange({std::move(target), static_cast<uint32_t>(slot),
+                              DeviceSize(offset), DeviceSize(length)});
 }
 
 Status CommandBufferExecutionBarrier(HalState&, Ref<h::CommandBuffer> cmd,
@@ -618,10 +652,17 @@ Status CommandBufferUpdateBuffer(HalState&, Ref<h::CommandBuffer> cmd,
 Result<Ref<h::Buffer>> QueueAlloca(HalState&,
                                    const vm::Borrowed<h::Device>& device,
                                    int64_t /*affinity*/, Ref<h::Fence> wait,
-                                   Ref<h::Fence> signal, int64_t /*pool*/,
+                                   Ref<h::Fence> signal, int64_t pool,
                                    int32_t memory_types, int32_t usage,
                                    int64_t size, int64_t /*flags*/) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
+  // Pool 0 is the device's default allocator; programs cannot name others
+  // (iree.runtime 3.13 refuses them the same way; 3.11 ignored the value).
+  if (pool != 0) [[unlikely]] {
+    return UnimplementedError("hal.device.queue.alloca from pool " +
+                              std::to_string(pool) +
+                              ": VM queue allocation pools are not supported");
+  }
   if (size < 0) {
     return InvalidArgumentError("allocation size " + std::to_string(size) +
                                 " is negative");
@@ -802,6 +843,18 @@ Result<Ref<h::Executable>> ExecutableCreate(
   return d->CreateExecutable(AsString(*f), bytes->bytes(), values);
 }
 
+// `executable.lookup.function` (hal module version 7, iree-compile 3.12+):
+// the function id that `command_buffer.dispatch` takes for the export named
+// by the program's rodata string.
+Result<int64_t> ExecutableLookupFunction(HalState&,
+                                         Ref<h::Executable> executable,
+                                         Ref<vm::Buffer> name) {
+  EMBER_ASSIGN_OR_RETURN(h::Executable * e, Require(executable, "executable"));
+  EMBER_ASSIGN_OR_RETURN(vm::Buffer * n, Require(name, "function name"));
+  EMBER_ASSIGN_OR_RETURN(uint32_t ordinal, e->LookupFunction(AsString(*n)));
+  return static_cast<int64_t>(ordinal);
+}
+
 // ---- fences
 // ----------------------------------------------------------------------------
 
@@ -935,10 +988,18 @@ Result<std::shared_ptr<vm::Module>> CreateHalModule(
       Export<"command_buffer.copy_buffer", "0riirIrIII_v",
              &CommandBufferCopyBuffer>(),
       Export<"command_buffer.create", "0riiIi_r", &CommandBufferCreate>(),
+      // Two signatures of one export name: linking picks the one whose
+      // cconv the importer declares (3.12+: i64 function id; 3.11: i32
+      // ordinal). Version 7's comes first, so a lookup by name alone (the
+      // Python API's lookup_function) finds what iree.runtime 3.13 has.
+      Export<"command_buffer.dispatch", "0rrIiiiICiDCiirIID_v",
+             &CommandBufferDispatch<int64_t>>(),
       Export<"command_buffer.dispatch", "0rriiiiICiDCiirIID_v",
-             &CommandBufferDispatch>(),
+             &CommandBufferDispatch<int32_t>>(),
+      Export<"command_buffer.dispatch.indirect", "0rrIirIICiDCiirIID_v",
+             &CommandBufferDispatchIndirect<int64_t>>(),
       Export<"command_buffer.dispatch.indirect", "0rriirIICiDCiirIID_v",
-             &CommandBufferDispatchIndirect>(),
+             &CommandBufferDispatchIndirect<int32_t>>(),
       Export<"command_buffer.end_debug_group", "0r_v",
              &CommandBufferEndDebugGroup>(),
       Export<"command_buffer.execution_barrier", "0riiI_v",
@@ -946,6 +1007,10 @@ Result<std::shared_ptr<vm::Module>> CreateHalModule(
       Export<"command_buffer.fill_buffer", "0rrIIiIiI_v",
              &CommandBufferFillBuffer>(),
       Export<"command_buffer.finalize", "0r_v", &CommandBufferFinalize>(),
+      Export<"command_buffer.flush_buffer", "0rirII_v",
+             &CommandBufferFlushBuffer>(),
+      Export<"command_buffer.invalidate_buffer", "0rirII_v",
+             &CommandBufferFlushBuffer>(),
       Export<"command_buffer.update_buffer", "0rrIrIIiI_v",
              &CommandBufferUpdateBuffer>(),
       Export<"device.allocator", "0r_r", &DeviceAllocator>(),
@@ -966,6 +1031,8 @@ Result<std::shared_ptr<vm::Module>> CreateHalModule(
       Export<"devices.get", "0i_r", &DevicesGet>(),
       Export<"ex.file.from_memory", "0rIirIIi_r", &FileFromMemory>(),
       Export<"executable.create", "0rIrrr_r", &ExecutableCreate>(),
+      Export<"executable.lookup.function", "0rr_I",
+             &ExecutableLookupFunction>(),
       Export<"fence.await", "0iICrD_i", &FenceAwait>(),
       Export<"fence.create", "0rI_r", &FenceCreate>(),
       Export<"fence.fail", "0ri_v", &FenceFail>(),

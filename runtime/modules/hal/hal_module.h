@@ -1,14 +1,23 @@
 // The `hal` native module: how compiled programs reach devices.
 //
 // Every program `iree-compile` builds for a device imports `hal.*`
-// functions -- 57 of them at HAL module version 6, the only version IREE
-// 3.11 defines -- to query devices, load executables, allocate and cut
-// buffers, record command buffers and order work with fences. This module
+// functions to query devices, load executables, allocate and cut buffers,
+// record command buffers and order work with fences. This module
 // implements each export with its exact cconv (checked at compile time by
 // native_module.h) over Ember's HAL (runtime/hal), and is the only place
 // where the VM and the HAL meet: it names the HAL's C++ types as VM ref types
 // (!hal.buffer, !hal.fence, ...) through RefTypeTraits, so neither layer
 // knows the other.
+//
+// One module serves programs of every compiler release Ember runs
+// (docs/hal-module.md): it is version 7, the interface of iree-compile 3.12
+// and 3.13 (60 exports), and also exports version 6's signatures of the two
+// functions whose signatures changed (`command_buffer.dispatch` and
+// `dispatch.indirect` took an i32 export ordinal in 3.11 and take an i64
+// function id since), over the same implementations. A program's import
+// links to the export of the same name *and* cconv (vm::Context), so a 3.11
+// program and a 3.13 program share one module, and one device, in one
+// context. A 3.11 program declares `hal >= 6`, which version 7 satisfies.
 //
 // Every offset, length, count and ordinal a program passes is checked
 // where it is used (by the HAL objects); nothing here trusts the program.
@@ -43,8 +52,8 @@
 
 namespace ember::modules::hal {
 
-// HAL module version 6 (IREE 3.11).
-inline constexpr uint32_t kHalModuleVersion = 6;
+// HAL module version 7 (iree-compile 3.12 and 3.13; see above for 3.11's).
+inline constexpr uint32_t kHalModuleVersion = 7;
 
 // The descriptors of the hal.* ref types. Each is a constant-initialized
 // function-local static (no guard), its address the type's identity;

@@ -5,9 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/vm/buffer.h"
@@ -123,13 +127,117 @@ class HalModuleTest : public ::testing::Test {
   std::unique_ptr<vm::Context> context_;
 };
 
-TEST_F(HalModuleTest, ExportsAreVersion6WithTheirCconvs) {
+// The exports of iree.runtime 3.13's `hal` module (version 7), read from
+// the live module (`create_hal_module(...).function_names` and each
+// function's cconv), and the two version-6 signatures 3.11 programs import.
+struct ExpectedExport {
+  const char* name;
+  const char* cconv;
+};
+constexpr ExpectedExport kVersion7Exports[] = {
+    {"allocator.allocate", "0rIiiI_r"},
+    {"allocator.import", "0riIiirII_r"},
+    {"allocator.select", "0iiICrID_rI"},
+    {"buffer.allocation.discard", "0r_i"},
+    {"buffer.allocation.is_terminal", "0r_i"},
+    {"buffer.allocation.preserve", "0r_v"},
+    {"buffer.assert", "0rrrIii_v"},
+    {"buffer.length", "0r_I"},
+    {"buffer.load", "0rIi_i"},
+    {"buffer.store", "0irIi_v"},
+    {"buffer.subspan", "0rII_r"},
+    {"buffer_view.assert", "0rriiCID_v"},
+    {"buffer_view.buffer", "0r_r"},
+    {"buffer_view.create", "0rIIiiCID_r"},
+    {"buffer_view.dim", "0ri_I"},
+    {"buffer_view.element_type", "0r_i"},
+    {"buffer_view.encoding_type", "0r_i"},
+    {"buffer_view.rank", "0r_i"},
+    {"buffer_view.trace", "0rCrD_v"},
+    {"channel.create", "0rIIrrii_r"},
+    {"channel.rank_and_count", "0r_ii"},
+    {"channel.split", "0riiI_r"},
+    {"command_buffer.advise_buffer", "0rrIIIi_v"},
+    {"command_buffer.begin_debug_group", "0rr_v"},
+    {"command_buffer.collective", "0rriiiirrIIIII_v"},
+    {"command_buffer.copy_buffer", "0riirIrIII_v"},
+    {"command_buffer.create", "0riiIi_r"},
+    {"command_buffer.dispatch", "0rrIiiiICiDCiirIID_v"},
+    {"command_buffer.dispatch.indirect", "0rrIirIICiDCiirIID_v"},
+    {"command_buffer.end_debug_group", "0r_v"},
+    {"command_buffer.execution_barrier", "0riiI_v"},
+    {"command_buffer.fill_buffer", "0rrIIiIiI_v"},
+    {"command_buffer.finalize", "0r_v"},
+    {"command_buffer.flush_buffer", "0rirII_v"},
+    {"command_buffer.invalidate_buffer", "0rirII_v"},
+    {"command_buffer.update_buffer", "0rrIrIIiI_v"},
+    {"device.allocator", "0r_r"},
+    {"device.query.i64", "0rrr_iI"},
+    {"device.queue.alloca", "0rIrrIiiII_r"},
+    {"device.queue.barrier", "0rIrrI_v"},
+    {"device.queue.copy", "0rIrrrIrIII_v"},
+    {"device.queue.dealloca", "0rIrrrI_v"},
+    {"device.queue.execute", "0rIrrrI_v"},
+    {"device.queue.execute.indirect", "0rIrrrICrIID_v"},
+    {"device.queue.fill", "0rIrrrIIIiI_v"},
+    {"device.queue.flush", "0rI_v"},
+    {"device.queue.read", "0rIrrrIrIII_v"},
+    {"device.queue.update", "0rIrrrIrIII_v"},
+    {"device.queue.write", "0rIrrrIrIII_v"},
+    {"devices.count", "0v_i"},
+    {"devices.get", "0i_r"},
+    {"ex.file.from_memory", "0rIirIIi_r"},
+    {"executable.create", "0rIrrr_r"},
+    {"executable.lookup.function", "0rr_I"},
+    {"fence.await", "0iICrD_i"},
+    {"fence.create", "0rI_r"},
+    {"fence.fail", "0ri_v"},
+    {"fence.join", "0ICrD_r"},
+    {"fence.query", "0r_i"},
+    {"fence.signal", "0r_v"},
+};
+constexpr ExpectedExport kVersion6Signatures[] = {
+    {"command_buffer.dispatch", "0rriiiiICiDCiirIID_v"},
+    {"command_buffer.dispatch.indirect", "0rriirIICiDCiirIID_v"},
+};
+
+TEST_F(HalModuleTest, ExportsVersion7AndVersion6sDispatchSignatures) {
   auto module = CreateHalModule({});
   ASSERT_TRUE(module.ok());
   EXPECT_EQ((*module)->name(), "hal");
-  EXPECT_EQ((*module)->version(), 6u);
-  ASSERT_EQ((*module)->export_count(), 57u);
-  EXPECT_EQ((*module)->export_info(0).name, "allocator.allocate");
+  EXPECT_EQ((*module)->version(), 7u);
+  std::vector<std::pair<std::string, std::string>> exported;
+  for (size_t i = 0; i < (*module)->export_count(); ++i) {
+    vm::ExportInfo info = (*module)->export_info(i);
+    exported.emplace_back(std::string(info.name),
+                          std::string(info.calling_convention));
+  }
+  size_t expected_count = 0;
+  for (const auto& list :
+       {std::span<const ExpectedExport>(kVersion7Exports),
+        std::span<const ExpectedExport>(kVersion6Signatures)}) {
+    for (const ExpectedExport& e : list) {
+      ++expected_count;
+      EXPECT_NE(
+          std::find(exported.begin(), exported.end(),
+                    std::make_pair(std::string(e.name), std::string(e.cconv))),
+          exported.end())
+          << e.name << " " << e.cconv;
+      // Found by name and cconv, as linking finds it.
+      std::optional<vm::Function> f = (*module)->LookupExport(e.name, e.cconv);
+      ASSERT_TRUE(f.has_value()) << e.name << " " << e.cconv;
+      EXPECT_EQ((*module)->export_info(f->ordinal).calling_convention, e.cconv);
+    }
+  }
+  EXPECT_EQ(exported.size(), expected_count);
+  // By name alone: version 7's signature, as iree.runtime 3.13 has it.
+  std::optional<vm::Function> dispatch =
+      (*module)->LookupExport("command_buffer.dispatch");
+  ASSERT_TRUE(dispatch.has_value());
+  EXPECT_EQ((*module)->export_info(dispatch->ordinal).calling_convention,
+            "0rrIiiiICiDCiirIID_v");
+  EXPECT_FALSE((*module)->LookupExport("command_buffer.dispatch",
+                                       "0rrIiiiICiDCiirIID_r"));
 }
 
 TEST_F(HalModuleTest, DevicesAndQueries) {
@@ -286,6 +394,17 @@ TEST_F(HalModuleTest, FencesJoinAwaitAndFail) {
       Call("fence.await", {I32(-1), I64(0), I32(1), (*b)[0]}).status().code(),
       StatusCode::kInternal)
       << "a failed fence raises its failure";
+  // The failure that reaches the program is the original one, message and
+  // all, not a bare code (iree.runtime 3.13's rule for fence.await).
+  Ref<h::Fence> failed = h::Fence::CreateWithNewSemaphore();
+  failed->Fail(ResourceExhaustedError("dispatch needs 96 KiB of local memory"));
+  Status status =
+      Call("fence.await", {I32(-1), I64(0), I32(2), (*a)[0], R(failed)})
+          .status();
+  EXPECT_EQ(status.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(status.ToString().find("dispatch needs 96 KiB of local memory"),
+            std::string::npos)
+      << status.ToString();
 }
 
 TEST_F(HalModuleTest, TraceWithoutASinkChecksItsOperands) {
@@ -420,6 +539,134 @@ TEST_F(HalModuleTest, StdioSinkWritesTracesAsIreeDoes) {
   }
   std::fclose(file);
   EXPECT_EQ(text, "=== key ===\n2xi32=1 2\n3xi32=3 4 5\n\n=== none ===\n\n");
+}
+
+// An executable with named and unnamed exports, as a device would make one.
+class FakeExecutable final : public h::Executable {
+ public:
+  explicit FakeExecutable(std::vector<std::string> names)
+      : names_(std::move(names)) {}
+  size_t export_count() const override { return names_.size(); }
+  ExportInfo export_info(size_t ordinal) const override {
+    return {names_[ordinal], 0, 1};
+  }
+  std::string_view debug_name() const override { return "fake_dispatch"; }
+
+ private:
+  std::vector<std::string> names_;
+};
+
+TEST_F(HalModuleTest, LookupFunctionMapsExportNamesToFunctionIds) {
+  auto executable = Ref<h::Executable>::Adopt(
+      new FakeExecutable({"main_dispatch_0", "", "main_dispatch_2"}));
+  auto first = Call("executable.lookup.function",
+                    {R(executable), Text("main_dispatch_0")});
+  ASSERT_TRUE(first.ok()) << first.status().ToString();
+  EXPECT_EQ((*first)[0].value().i64(), 0);
+  auto third = Call("executable.lookup.function",
+                    {R(executable), Text("main_dispatch_2")});
+  ASSERT_TRUE(third.ok()) << third.status().ToString();
+  EXPECT_EQ((*third)[0].value().i64(), 2);
+  // An unknown name (and the empty name of an unnamed export) is NOT_FOUND
+  // naming the executable and the name.
+  for (const char* name : {"main_dispatch_1", ""}) {
+    Status status =
+        Call("executable.lookup.function", {R(executable), Text(name)})
+            .status();
+    EXPECT_EQ(status.code(), StatusCode::kNotFound) << name;
+    EXPECT_NE(status.ToString().find("executable 'fake_dispatch' has no export "
+                                     "named '" +
+                                     std::string(name) + "'"),
+              std::string::npos)
+        << status.ToString();
+  }
+  // A library without names says so.
+  auto unnamed = Ref<h::Executable>::Adopt(new FakeExecutable({"", ""}));
+  Status status =
+      Call("executable.lookup.function", {R(unnamed), Text("x")}).status();
+  EXPECT_EQ(status.code(), StatusCode::kNotFound);
+  EXPECT_NE(status.ToString().find("built without them"), std::string::npos)
+      << status.ToString();
+  EXPECT_EQ(Call("executable.lookup.function", {Variant(), Text("x")})
+                .status()
+                .code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST_F(HalModuleTest, DispatchTakesAnOrdinalOrAFunctionId) {
+  auto executable = Ref<h::Executable>::Adopt(new FakeExecutable({"a", "b"}));
+  auto created = Call("command_buffer.create",
+                      {R(device_), I32(1), I32(3), I64(-1), I32(0)});
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  Variant cmd = (*created)[0];
+  Ref<h::Buffer> buffer = Buffer(64);
+  auto dispatch = [&](const char* cconv, Variant function) {
+    std::optional<vm::Function> f = context_->FindModule("hal")->LookupExport(
+        "command_buffer.dispatch", cconv);
+    EXPECT_TRUE(f.has_value()) << cconv;
+    if (!f) return InternalError("no export");
+    // (cmd, executable, function, x, y, z, flags, constants[0],
+    //  bindings[1] of (ordinal, slot, buffer, offset, length))
+    std::vector<Variant> args = {
+        cmd,    R(executable), function, I32(1), I32(1),    I32(1), I64(0),
+        I32(0), I32(1),        I32(0),   I32(0), R(buffer), I64(0), I64(64)};
+    return context_->Invoke(*f, args).status();
+  };
+  // 3.12+: the i64 id lookup.function returned; 3.11: the i32 ordinal.
+  EXPECT_TRUE(dispatch("0rrIiiiICiDCiirIID_v", I64(1)).ok());
+  EXPECT_TRUE(dispatch("0rriiiiICiDCiirIID_v", I32(1)).ok());
+  // An id past the exports, or one that does not fit 32 bits, is refused
+  // (never truncated into another export's ordinal).
+  for (int64_t id : {int64_t{2}, int64_t{-1}, (int64_t{1} << 32) | 1}) {
+    Status status = dispatch("0rrIiiiICiDCiirIID_v", I64(id));
+    EXPECT_FALSE(status.ok()) << id;
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << status.ToString();
+  }
+  EXPECT_FALSE(dispatch("0rriiiiICiDCiirIID_v", I32(-1)).ok());
+}
+
+TEST_F(HalModuleTest, FlushAndInvalidateCheckTheirRange) {
+  auto created = Call("command_buffer.create",
+                      {R(device_), I32(1), I32(3), I64(-1), I32(2)});
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  Variant cmd = (*created)[0];
+  Ref<h::Buffer> buffer = Buffer(64);
+  for (const char* op :
+       {"command_buffer.flush_buffer", "command_buffer.invalidate_buffer"}) {
+    SCOPED_TRACE(op);
+    // (cmd, slot, buffer, offset, length)
+    auto whole = Call(op, {cmd, I32(0), R(buffer), I64(0), I64(64)});
+    EXPECT_TRUE(whole.ok()) << whole.status().ToString();
+    EXPECT_TRUE(Call(op, {cmd, I32(1), Variant(), I64(0), I64(16)}).ok());
+    EXPECT_EQ(
+        Call(op, {cmd, I32(0), R(buffer), I64(32), I64(64)}).status().code(),
+        StatusCode::kOutOfRange);
+    // A slot beyond the command buffer's binding capacity.
+    EXPECT_EQ(
+        Call(op, {cmd, I32(5), Variant(), I64(0), I64(16)}).status().code(),
+        StatusCode::kOutOfRange);
+  }
+  EXPECT_TRUE(Call("command_buffer.finalize", {cmd}).ok());
+  EXPECT_EQ(Call("command_buffer.flush_buffer",
+                 {cmd, I32(0), R(buffer), I64(0), I64(64)})
+                .status()
+                .code(),
+            StatusCode::kFailedPrecondition);
+}
+
+TEST_F(HalModuleTest, QueueAllocaFromAPoolIsUnimplemented) {
+  // (device, affinity, wait, signal, pool, memory types, usage, size, flags)
+  auto call = [&](int64_t pool) {
+    return Call("device.queue.alloca",
+                {R(device_), I64(-1), Variant(), Variant(), I64(pool), I32(0),
+                 I32(3), I64(64), I64(0)});
+  };
+  EXPECT_TRUE(call(0).ok()) << call(0).status().ToString();
+  Status status = call(1).status();
+  EXPECT_EQ(status.code(), StatusCode::kUnimplemented);
+  EXPECT_NE(status.ToString().find("pools are not supported"),
+            std::string::npos)
+      << status.ToString();
 }
 
 TEST_F(HalModuleTest, CollectivesAreUnimplemented) {
