@@ -1,10 +1,12 @@
 """``python -m ember``: Ember's main job on its bundled sample module.
 
 With no arguments it loads the sample module shipped inside the package
-(compiled from Ember's own MLIR by iree-compile 3.11), prints its
-structure, then runs its ``simple_mul`` on the CPU twice -- with
-ember-run-module, and through the Python API (``load_vm_flatbuffer_file``)
--- and prints the results. ``python -m ember FILE`` does the same for any ``.vmfb``;
+(compiled from Ember's own MLIR by iree-compile 3.13), prints its
+structure -- with the compiler release that built it -- then runs its
+``simple_mul`` on the CPU twice -- with ember-run-module, and through the
+Python API (``load_vm_flatbuffer_file``) -- and prints the results.
+``python -m ember FILE`` prints any ``.vmfb`` and checks that it links
+against Ember's native modules on the CPU (exit status 1 when it does not);
 ``--json`` prints JSON instead.
 """
 
@@ -36,9 +38,41 @@ def main(argv=None) -> int:
     print(module.dump(json=args.json, verbose=args.verbose), end="")
     if not args.json:
         print(f"\nLoaded {module!r} from {args.module}")
+    link_error = check_links(instance, module)
+    if not args.json:
+        print("Links against Ember's native modules on local-sync: " +
+              ("yes" if link_error is None else f"NO\n  {link_error}"))
+    if link_error is not None:
+        if args.json:
+            print(f"ember: {args.module} cannot be linked: {link_error}",
+                  file=sys.stderr)
+        return 1
     if args.module == str(SAMPLE) and not args.json:
         return run_sample()
     return 0
+
+
+def check_links(instance, module):
+    """Registers `module` in a context with the native modules it depends
+    on (`hal` on a local-sync device, `io_parameters` without parameters);
+    None when that works, else the error's text. A module that loads but
+    cannot link -- a program of a compiler release Ember does not run, or
+    one importing a module Ember does not have -- is not fine."""
+    import json
+
+    dependencies = json.loads(module.dump(json=True))["dependencies"]
+    names = {dependency["name"] for dependency in dependencies}
+    modules = []
+    if "hal" in names:
+        device = rt.get_driver("local-sync").create_default_device()
+        modules.append(rt.create_hal_module(instance, device))
+    if "io_parameters" in names:
+        modules.append(rt.create_io_parameters_module(instance))
+    try:
+        rt.VmContext(instance, modules=[*modules, module])
+    except Exception as error:  # the context's own message says why
+        return str(error)
+    return None
 
 
 def run_sample() -> int:

@@ -1,6 +1,7 @@
 #include "runtime/vm/bytecode/module_dump.h"
 
 #include "runtime/base/printable.h"
+#include "runtime/vm/bytecode/compiler_family.h"
 
 namespace ember::vm::bytecode {
 namespace {
@@ -61,6 +62,11 @@ std::string DumpModuleText(const ModuleFile& file, const DumpOptions& options) {
                    file.layout().flatbuffer_offset, file.layout().rodata_base));
   line(StringPrintf("  bytecode version: %u.%u", file.bytecode_version_major(),
                     file.bytecode_version_minor()));
+  const CompilerFamily family = InferCompilerFamily(def);
+  line("  compiler: " + family.name + " (" + family.evidence + ")" +
+       (family.supported
+            ? ""
+            : "; Ember runs modules from " + std::string(kSupportedCompilers)));
   line("  requirements: " + FeatureBitsToString(def.requirements));
   if (!def.attrs.empty()) {
     line("\nAttributes:");
@@ -193,6 +199,20 @@ std::string DumpModuleJson(const ModuleFile& file) {
   key("bytecode_version");
   out += StringPrintf("[%u,%u],", file.bytecode_version_major(),
                       file.bytecode_version_minor());
+  {
+    const CompilerFamily family = InferCompilerFamily(def);
+    key("compiler");
+    out += '{';
+    key("name");
+    AppendJsonString(out, family.name);
+    out += ',';
+    key("evidence");
+    AppendJsonString(out, family.evidence);
+    out += ',';
+    key("supported");
+    out += family.supported ? "true" : "false";
+    out += "},";
+  }
   key("requirements");
   out += std::to_string(def.requirements);
   out += ',';

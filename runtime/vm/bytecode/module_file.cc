@@ -10,6 +10,7 @@
 #include "runtime/base/endian.h"
 #include "runtime/base/printable.h"
 #include "runtime/base/string_identity.h"
+#include "runtime/vm/bytecode/compiler_family.h"
 
 namespace ember::vm::bytecode {
 namespace {
@@ -243,10 +244,14 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
   uint32_t major = def.bytecode_version >> 16;
   uint32_t minor = def.bytecode_version & 0xFFFF;
   if (major != kBytecodeVersionMajor || minor > kBytecodeVersionMinor) {
-    return InvalidArgumentError(StringPrintf(
-        "bytecode version %u.%u is not supported; Ember supports %u.%u "
-        "(modules from iree-compile 3.11)",
-        major, minor, kBytecodeVersionMajor, kBytecodeVersionMinor));
+    // Say which compiler wrote it: the version number alone means nothing
+    // to a user holding a file from some other release.
+    return InvalidArgumentError(
+        StringPrintf("module %s; Ember runs modules from %.*s (bytecode %u.%u)",
+                     DescribeCompilerFamily(InferCompilerFamily(def)).c_str(),
+                     static_cast<int>(kSupportedCompilers.size()),
+                     kSupportedCompilers.data(), kBytecodeVersionMajor,
+                     kBytecodeVersionMinor));
   }
   if (def.requirements & ~kAllFeatures) {
     return UnimplementedError(StringPrintf(

@@ -254,10 +254,25 @@ class VerifyTest : public ::testing::Test {
 
 TEST_F(VerifyTest, UnmodifiedModulePasses) { EXPECT_TRUE(Verify().ok()); }
 
-TEST_F(VerifyTest, RejectsOtherBytecodeVersions) {
-  for (uint32_t version : {16u << 16, 18u << 16, (17u << 16) | 1u, 0u}) {
-    def_.bytecode_version = version;
-    ExpectError("Ember supports 17.0");
+TEST_F(VerifyTest, RejectsOtherBytecodeVersionsNamingTheCompiler) {
+  struct Case {
+    uint32_t version;
+    const char* compiler;
+  };
+  for (const Case& c : {
+           Case{16u << 16, "built by iree-compile 3.10 (bytecode 16.0)"},
+           Case{15u << 16,
+                "built by iree-compile 3.9 or older (bytecode 15.0)"},
+           Case{0u, "built by iree-compile 3.9 or older (bytecode 0.0)"},
+           Case{18u << 16, "an iree-compile newer than 3.13 (bytecode 18.0)"},
+           Case{(17u << 16) | 1u,
+                "an iree-compile newer than 3.13 (bytecode 17.1)"},
+       }) {
+    def_.bytecode_version = c.version;
+    ExpectError(c.compiler);
+    ExpectError(
+        "Ember runs modules from iree-compile 3.11-3.13 (bytecode "
+        "17.0)");
   }
 }
 
