@@ -12,7 +12,7 @@
 // without MUTABLE; writing to it is PERMISSION_DENIED, as in IREE.
 //
 // Two ways of addressing, as the bytecode does (IREE ops.h, and
-// docs/iree-format-map.md 2f):
+// docs/module-format.md, "Semantics"):
 //   * byte-indexed: Clone, Copy, Compare, FillBytes, Hash, Map*;
 //   * element-indexed: LoadElement, StoreElement, FillElements, whose offset
 //     and count are in elements of the accessed type; byte offset = element

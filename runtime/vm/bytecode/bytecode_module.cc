@@ -1,5 +1,6 @@
 #include "runtime/vm/bytecode/bytecode_module.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -8,6 +9,7 @@
 #include "runtime/base/string_identity.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/bytecode_module_state_internal.h"
+#include "runtime/vm/bytecode/compiler_family.h"
 #include "runtime/vm/bytecode/quickened_code.h"
 #include "runtime/vm/bytecode/verifier.h"
 #include "runtime/vm/context.h"
@@ -30,25 +32,40 @@ class SignatureCache {
   // Points `info` at the parsed cconv; an absent or malformed one leaves
   // info->cconv null.
   void Parse(std::string_view cconv, BytecodeModule::FunctionInfo* info) {
-    const StringIdentity key(cconv);
-    auto found = parsed_.find(key);
-    if (found == parsed_.end()) {
-      Result<CallingConvention> parsed = ParseCallingConvention(cconv);
-      const CallingConvention* entry = nullptr;
-      if (parsed.ok()) {
-        storage_->push_back(
-            std::make_unique<const CallingConvention>(std::move(*parsed)));
-        entry = storage_->back().get();
+    const CallingConvention* entry;
+    // Compilers write one string per function, and neighbours are mostly
+    // equal: the same text as the last one (compared in O(its length), like
+    // the map's hash) parses the same, so it shares that parse.
+    if (has_last_ && cconv == last_text_) {
+      entry = last_entry_;
+    } else {
+      const StringIdentity key(cconv);
+      auto found = parsed_.find(key);
+      if (found == parsed_.end()) {
+        Result<CallingConvention> parsed = ParseCallingConvention(cconv);
+        const CallingConvention* parsed_entry = nullptr;
+        if (parsed.ok()) {
+          storage_->push_back(
+              std::make_unique<const CallingConvention>(std::move(*parsed)));
+          parsed_entry = storage_->back().get();
+        }
+        found = parsed_.emplace(key, parsed_entry).first;
       }
-      found = parsed_.emplace(key, entry).first;
+      entry = found->second;
+      has_last_ = true;
+      last_text_ = cconv;
+      last_entry_ = entry;
     }
-    if (found->second == nullptr) return;
-    info->cconv = found->second;
-    info->arguments = found->second->arguments.slots;
-    info->results = found->second->results.slots;
+    if (entry == nullptr) return;
+    info->cconv = entry;
+    info->arguments = entry->arguments.slots;
+    info->results = entry->results.slots;
   }
 
  private:
+  bool has_last_ = false;
+  std::string_view last_text_;
+  const CallingConvention* last_entry_ = nullptr;
   std::vector<std::unique_ptr<const CallingConvention>>* storage_;
   std::unordered_map<StringIdentity, const CallingConvention*,
                      StringIdentityHash>
@@ -103,6 +120,14 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
         def.function_signatures[i].present) {
       signatures.Parse(def.function_signatures[i].calling_convention, &info);
     }
+    // A frame holds the arguments even where the descriptor declares fewer
+    // registers (verifier.h: bounded by the ISA's register file).
+    if (info.cconv != nullptr) {
+      info.i32_register_count = static_cast<uint16_t>(std::max<uint64_t>(
+          info.i32_register_count, info.cconv->arguments.i32_registers));
+      info.ref_register_count = static_cast<uint16_t>(std::max<uint64_t>(
+          info.ref_register_count, info.cconv->arguments.ref_registers));
+    }
     module->functions_.push_back(info);
   }
   module->function_attrs_.resize(def.function_descriptors.size());
@@ -128,8 +153,6 @@ Result<std::shared_ptr<BytecodeModule>> BytecodeModule::Create(
             ReflectionAttr{attr.key, attr.value});
       }
     }
-    module->export_by_name_.emplace(
-        entry.name, static_cast<uint32_t>(module->exports_.size()));
     module->exports_.push_back(entry);
   }
   for (size_t i = 0; i < file->rodata_count(); ++i) {
@@ -187,10 +210,16 @@ size_t BytecodeModule::prepared_function_count() const {
   return count;
 }
 
+std::string BytecodeModule::Provenance() const {
+  return DescribeCompilerFamily(InferCompilerFamily(file_->def()));
+}
+
 std::optional<Function> BytecodeModule::LookupExport(std::string_view name) {
-  auto found = export_by_name_.find(name);
-  if (found == export_by_name_.end()) return std::nullopt;
-  return Function{this, found->second, FunctionLinkage::kExport};
+  // The file's index (built at load, the first of equal names wins) has
+  // the same ordinals as exports_.
+  const int found = file_->FindExport(name);
+  if (found < 0) return std::nullopt;
+  return Function{this, static_cast<uint32_t>(found), FunctionLinkage::kExport};
 }
 
 std::string BytecodeModule::QualifiedFunctionName(size_t ordinal) const {

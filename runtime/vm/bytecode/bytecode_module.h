@@ -80,6 +80,8 @@ class BytecodeModule final : public Module {
 
   std::string_view name() const override { return file_->name(); }
   uint32_t version() const override { return file_->version(); }
+  // "built by iree-compile ..." (compiler_family.h).
+  std::string Provenance() const override;
   std::span<const ModuleDependency> dependencies() const override {
     return dependencies_;
   }
@@ -163,9 +165,9 @@ class BytecodeModule final : public Module {
   std::shared_ptr<const Instance> instance_;
   std::shared_ptr<const bytecode::ModuleFile> file_;
   std::vector<ModuleDependency> dependencies_;
+  // In the file's export order; names are looked up through the file's
+  // index (ModuleFile::FindExport).
   std::vector<ExportEntry> exports_;
-  // Export ordinal by name (the first of equal names).
-  std::unordered_map<std::string_view, uint32_t> export_by_name_;
   // Reflection attrs per internal function ordinal, filled for exported
   // functions only: built once per function, however many exports share
   // it (a hostile file can point thousands of exports at one signature).

@@ -54,8 +54,10 @@
 //
 // The table lists core instructions in opcode order, then ExtF32, then
 // ExtF64. Counts: 139 core entries (0x00-0x88, including the 0x79 block
-// marker, plus the two prefixes), 62 ExtF32 and 64 ExtF64 -- the numbers of
-// VM_OPC definitions in IREE 3.11's VMOpcodes{Core,F32,F64}.td.
+// marker, plus the two prefixes), 63 ExtF32 and 65 ExtF64: the VM_OPC
+// definitions of IREE 3.11's VMOpcodes{Core,F32,F64}.td plus the one op per
+// float set that 3.12 added, vm.fpowi.f32 / vm.fpowi.f64 (ExtF32 0x3E, ExtF64
+// 0x40; docs/module-format.md, "Opcode table"). 3.13 added none.
 #pragma once
 
 #include <cstdint>
@@ -672,7 +674,9 @@ constexpr OpcodeSet PrefixTarget(uint8_t prefix_opcode) {
   X(ExtF32, 0x3C, CastSI64F32, "vm.cast.si64.f32", kNoFlags,                   \
     EMBER_VM_CONVERT(I64, F32))                                                \
   X(ExtF32, 0x3D, CastUI64F32, "vm.cast.ui64.f32", kNoFlags,                   \
-    EMBER_VM_CONVERT(I64, F32))
+    EMBER_VM_CONVERT(I64, F32))                                                \
+  X(ExtF32, 0x3E, FPowIF32, "vm.fpowi.f32", kNoFlags,                          \
+    {kRegF32, "lhs"}, {kRegI64, "rhs"}, {kResF32, "result"})
 
 #define EMBER_VM_EXT_F64_OPCODES(X)                                            \
   X(ExtF64, 0x00, GlobalLoadF64, "vm.global.load.f64", kNoFlags,               \
@@ -775,7 +779,9 @@ constexpr OpcodeSet PrefixTarget(uint8_t prefix_opcode) {
   X(ExtF64, 0x3D, MinF64, "vm.min.f64", kNoFlags, EMBER_VM_BINARY(F64))        \
   X(ExtF64, 0x3E, MaxF64, "vm.max.f64", kNoFlags, EMBER_VM_BINARY(F64))        \
   X(ExtF64, 0x3F, RoundF64Even, "vm.round.f64.even", kNoFlags,                 \
-    EMBER_VM_UNARY(F64))
+    EMBER_VM_UNARY(F64))                                                       \
+  X(ExtF64, 0x40, FPowIF64, "vm.fpowi.f64", kNoFlags,                          \
+    {kRegF64, "lhs"}, {kRegI64, "rhs"}, {kResF64, "result"})
 // clang-format on
 
 #define EMBER_VM_ALL_OPCODES(X) \
