@@ -1,27 +1,31 @@
 #!/usr/bin/env python3
-"""Times module loading in Ember and in IREE 3.11, in one run.
+"""Times module loading in Ember and in the official runtime, in one run.
 
 Loading here is what a Python user pays before the first call:
     module = rt.VmModule.copy_buffer(instance, data)
     context = rt.VmContext(instance, modules=[module])
-for `rt` = ember.runtime and iree.runtime (both must be installed). That is
-parsing and checking the file, verifying every function's bytecode, and --
-in Ember -- making the quickened copy of each function
-(runtime/vm/bytecode/quickened_code.h), then creating the module state.
+for `rt` = ember.runtime and iree.runtime (both must be installed; the
+project's environment has iree-base-runtime 3.13). That is parsing and
+checking the file and verifying every function's bytecode, then creating the
+module state. (Ember makes a function's quickened copy on its first call,
+runtime/vm/bytecode/quickened_code.h, not at load.)
 
 Programs:
   vm_loop     bench/vm_loop.mlir (one small function)
   many_funcs  generated here: --functions functions (default 400), each a
-              counting loop with 30 i32 ops (deterministic), ~110 KB of
-              bytecode. Compiled with --compile-mode=vm and cached under
-              build/bench/ by source hash and compiler version.
+              counting loop with 30 i32 ops (deterministic), a 140 KB file.
+  many_funcs(--large-functions) the same with 29000 functions (default), a
+              10 MB file (--large-functions 0 leaves it out).
+Compiled with --compile-mode=vm by --compiler (default: the iree-compile on
+PATH) and cached under build/bench/ by source hash and compiler version.
 
 Each round times --repeat loads per runtime (alternating which goes first)
 and takes the median; the table shows the median over rounds and the ratio
 Ember / IREE. Results replace the "## Module load" section of BENCHMARKS.md
 unless --no-write.
 
-Usage: python3 bench/run_load_bench.py [--rounds R] [--repeat N] [--no-write]
+Usage: python3 bench/run_load_bench.py [--rounds R] [--repeat N]
+           [--functions N] [--large-functions N] [--compiler PATH] [--no-write]
 """
 
 from __future__ import annotations
@@ -42,8 +46,11 @@ CACHE_DIR = REPO / "build" / "bench"
 SECTION = "## Module load"
 
 
+COMPILER = "iree-compile"
+
+
 def compiler_version() -> str:
-    out = subprocess.run(["iree-compile", "--version"], check=True, text=True,
+    out = subprocess.run([COMPILER, "--version"], check=True, text=True,
                          capture_output=True).stdout
     for line in out.splitlines():
         if "version" in line:
@@ -91,7 +98,7 @@ def compile_source(name: str, source: str, version: str) -> Path:
         mlir = CACHE_DIR / f"{name}.{key}.mlir"
         mlir.write_text(source)
         tmp = out.with_suffix(".tmp")
-        subprocess.run(["iree-compile", "--compile-mode=vm", str(mlir), "-o", str(tmp)],
+        subprocess.run([COMPILER, "--compile-mode=vm", str(mlir), "-o", str(tmp)],
                        check=True)
         tmp.replace(out)
     return out
@@ -106,6 +113,14 @@ def time_loads(rt, instance, data: bytes, repeat: int) -> float:
         times.append(time.perf_counter() - start)
         del context, module
     return statistics.median(times) * 1e3
+
+
+def official_version(iree_rt) -> str:
+    try:
+        from iree.runtime import version
+        return version.VERSION
+    except ImportError:
+        return getattr(iree_rt, "__version__", "unknown")
 
 
 def write_section(text: str) -> None:
@@ -125,12 +140,18 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeat", type=int, default=21)
     parser.add_argument("--functions", type=int, default=400)
+    parser.add_argument("--large-functions", type=int, default=29000,
+                        help="functions of the large module (~10 MB); 0: none")
+    parser.add_argument("--compiler", default="iree-compile",
+                        help="the iree-compile that makes the modules")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
 
     import ember.runtime as ember_rt
     import iree.runtime as iree_rt
 
+    global COMPILER
+    COMPILER = args.compiler
     version = compiler_version()
     programs = {
         "vm_loop": compile_source("vm_loop", (REPO / "bench" / "vm_loop.mlir").read_text(),
@@ -138,6 +159,9 @@ def main() -> int:
         f"many_funcs({args.functions})": compile_source(
             "many_funcs", many_functions_source(args.functions), version),
     }
+    if args.large_functions:
+        programs[f"many_funcs({args.large_functions})"] = compile_source(
+            "many_funcs", many_functions_source(args.large_functions), version)
     rows = []
     for name, path in programs.items():
         data = path.read_bytes()
@@ -155,7 +179,7 @@ def main() -> int:
 
     header = ("| module | file bytes | Ember ms | IREE ms | ratio |\n"
               "|---|---:|---:|---:|---:|\n")
-    table = header + "".join(f"| {n} | {size} | {e:.3f} | {i:.3f} | {ratio:.1f} |\n"
+    table = header + "".join(f"| {n} | {size} | {e:.3f} | {i:.3f} | {ratio:.2f} |\n"
                              for n, size, e, i, ratio in rows)
     print(table, end="")
     if args.no_write:
@@ -168,7 +192,9 @@ def main() -> int:
             f"- command: `{command}`\n"
             f"- date: {datetime.datetime.now():%Y-%m-%d %H:%M}\n"
             f"- machine: {os.cpu_count()} cores (`nproc`)\n"
-            f"- compiler: {version}\n\n" + table + "\n")
+            f"- compiler: {version}\n"
+            f"- official runtime: iree.runtime {official_version(iree_rt)}\n\n"
+            + table + "\n")
     write_section(text)
     print(f"wrote {REPO / 'BENCHMARKS.md'}")
     return 0

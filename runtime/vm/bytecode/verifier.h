@@ -65,9 +65,12 @@
 //     (n tuples of the span's body), and the operand list has exactly as many
 //     entries as that expands to. No cconv result side contains a span.
 //   * vm.return's list matches the function's own result cconv the same way.
-//   * The function's own cconv has no spans, and its arguments fit its
-//     register counts when packed per bank in order (an i64/f64 rounding the
-//     int slot up to even and taking two slots).
+//   * The function's own cconv has no spans, and its arguments fit the
+//     ISA's register file when packed per bank in order (an i64/f64 rounding
+//     the int slot up to even and taking two slots). They may need more
+//     registers than the descriptor declares (3.12+ iree-as-module output
+//     does for an unused argument); the caller sizes frames for
+//     max(declared, arguments), as BytecodeModule does.
 //
 //  Module tables
 //   * Type ordinals < types.size(); rodata ordinals < rodata_segments.size();
@@ -89,8 +92,11 @@
 // message text (messages are formatted only when an error is returned, and
 // quote names and cconvs cut to 200 bytes); what a cconv string says is
 // worked out once per distinct string per ModuleVerifier (VerifyModuleBytecode
-// uses one for the whole module), however many functions share it or calls
-// name it, so each check costs O(the instruction or function it is about).
+// uses one per thread), however many functions share it or calls name it, so
+// each check costs O(the instruction or function it is about).
+// VerifyModuleBytecode verifies a module with 1 MiB of bytecode or more on
+// two threads, each half of the functions (the result is the sequential
+// one: the first failing function's error).
 //
 // Thread safety: VerifyFunction and VerifyModuleBytecode are stateless; a
 // ModuleVerifier is for one thread at a time. The ModuleFile is only read.
@@ -106,6 +112,11 @@ namespace ember::vm::bytecode {
 
 namespace verifier_internal {
 struct SharedState;
+// Tests only: with false, every instruction takes the general path (decode,
+// then check field by field) instead of the fast path for fixed-form
+// instructions, so that tests can compare the two. Not thread-safe; the
+// default is true.
+void SetFastPathEnabled(bool enabled);
 }  // namespace verifier_internal
 
 // Verifies functions of one module, sharing the per-module work between
