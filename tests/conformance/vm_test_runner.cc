@@ -87,6 +87,21 @@ std::string ModuleLabel(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// Whether `module` needs the yieldable_test module: iree-compile's output
+// declares it as a dependency, iree-as-module's (IREE 3.12+ .vmasm tests)
+// only imports its functions.
+bool ImportsYieldableTest(const ember::vm::Module& module) {
+  for (const ModuleDependency& dependency : module.dependencies()) {
+    if (dependency.name == "yieldable_test") return true;
+  }
+  for (size_t i = 0; i < module.import_count(); ++i) {
+    if (module.import_info(i).full_name.starts_with("yieldable_test.")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
                const std::string& path, bool verbose,
                const ember::vm::bytecode::BytecodeModule::Options& options,
@@ -109,10 +124,8 @@ void RunModule(const std::shared_ptr<ember::vm::Instance>& instance,
     ++tests;
     std::string test = label + ":" + name;
     std::vector<std::shared_ptr<ember::vm::Module>> modules;
-    for (const ModuleDependency& dependency : shared->dependencies()) {
-      if (dependency.name == "yieldable_test") {
-        modules.push_back(std::make_shared<YieldableTestModule>());
-      }
+    if (ImportsYieldableTest(*shared)) {
+      modules.push_back(std::make_shared<YieldableTestModule>());
     }
     modules.push_back(shared);
     auto context = ember::vm::Context::Create(instance, modules);
