@@ -102,275 +102,324 @@ bool DecodeFloat(const uint8_t* bytes, ElementType type, double* value) {
 // %G as IREE prints it
 // ---------------------------------------------------------------------------
 //
-// IREE formats through its bundled printf (eyalroz/printf) rather than the C
-// library's. For %g that printf estimates the decimal exponent with a
-// four-term series for log10 of the binary mantissa and a continued fraction
-// for the power of ten, scales the value by a table power of ten (or by the
-// estimate, far from 1), and cuts the result into an integer part and a
-// fraction of fixed width with plain double arithmetic. The steps below are
-// the same operations in the same order, so every rounding happens where it
-// happens there. That needs each operation rounded on its own: GCC does not
-// fuse multiply-adds in ISO C++ mode, and the pragma stops Clang from doing
-// so on targets with FMA (IREE's x86-64 builds have none to use).
+// IREE 3.12 and later format floats with a printf of their own (not the C
+// library's, and not the one 3.11 bundled). Its %g with the default six
+// significant digits works like this (the steps of upstream's
+// runtime/src/iree/base/printf.c, restated; iree-run-module 3.13's output
+// agrees):
+//
+//   1. A decimal exponent is estimated from the binary one
+//      (floor(log2 * 301 / 1000)), corrected by one either way by dividing
+//      by the estimated power of ten, and raised by one more when rounding
+//      to six digits carries (999999.5 -> 1E+06).
+//   2. Exponents below -4 or from 6 up print as d.ddddd E+xx, the others as
+//      a fixed number of decimals; trailing zeros (and a bare point) go.
+//   3. The six digits are the value scaled by a power of ten and rounded
+//      half to even, the scaling's rounding error recovered with a fused
+//      multiply-add, so the digits are correctly rounded -- except where
+//      the power of ten itself is inexact (beyond 1e44), where the error
+//      of the power is not corrected and a digit can differ from C's
+//      printf (0x223F37B75BF9D28C prints as 1.00001E-143; C gives 1E-143).
+//
+// Reproducing the same operations in the same order gives the same digits.
+// Each operation must round on its own: GCC does not contract a*b+c into a
+// fused multiply-add in ISO C++ mode, and the pragma stops Clang from doing
+// so on targets that have the instruction.
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #endif
 
 namespace {
 
-constexpr double kPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,
-                                   1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17};
-// Exponents with a magnitude below this scale by the table above.
-constexpr int kTabulatedExponents = 17;
-constexpr int kMantissaBits = 52;
-constexpr uint64_t kMantissaMask = (uint64_t{1} << kMantissaBits) - 1;
-constexpr int kExponentBias = 1023;
-// The printf's text buffer; digits past it are silently dropped.
-constexpr size_t kDigitCapacity = 32;
+constexpr int kSignificantDigits = 6;  // %g's default precision
+constexpr double kTwoTo52 = 4503599627370496.0;
+constexpr double kTwoTo53 = 9007199254740992.0;
+constexpr double kExactPowersOfTen[] = {
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+constexpr int kLargestExactPower = 22;
 
-uint64_t BitsOf(double value) {
+// The exact rounding error of the product p = a * b (a * b - p).
+double ProductError(double a, double b, double p) { return std::fma(a, b, -p); }
+
+// 10^n: exact up to 10^22 (and 1 / 10^n below), else by repeated squaring,
+// rounding at every step as IREE does.
+double PowerOfTen(int n) {
+  const unsigned magnitude =
+      n < 0 ? 0u - static_cast<unsigned>(n) : static_cast<unsigned>(n);
+  if (magnitude <= static_cast<unsigned>(kLargestExactPower)) {
+    return n < 0 ? 1.0 / kExactPowersOfTen[magnitude]
+                 : kExactPowersOfTen[magnitude];
+  }
+  double result = 1.0;
+  double base = 10.0;
+  for (unsigned e = magnitude; e > 0; e >>= 1) {
+    if (e & 1) result = n > 0 ? result * base : result / base;
+    base *= base;
+  }
+  return result;
+}
+
+// floor(log10(value)) for a positive finite value, possibly one too low or
+// too high.
+int EstimateDecimalExponent(double value) {
   uint64_t bits;
   std::memcpy(&bits, &value, sizeof(bits));
-  return bits;
-}
-
-double DoubleOfBits(uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
-
-bool SignBit(double value) { return (BitsOf(value) >> 63) != 0; }
-
-// The unbiased binary exponent field (-1023 for zeros and subnormals).
-int BinaryExponent(double value) {
-  return static_cast<int>((BitsOf(value) >> kMantissaBits) & 0x7FF) -
-         kExponentBias;
-}
-
-// A double-to-integer truncation as x86-64 performs it: values out of range
-// (and NaN) give INT64_MIN instead of undefined behaviour.
-int64_t TruncateToInt64(double value) {
-  if (!(value > -9223372036854775808.0 && value < 9223372036854775808.0)) {
-    return std::numeric_limits<int64_t>::min();
+  const int biased = static_cast<int>((bits >> 52) & 0x7FF);
+  int binary_exponent;
+  if (biased == 0) {  // subnormal: from the highest set mantissa bit
+    const uint64_t mantissa = bits & ((uint64_t{1} << 52) - 1);
+    int highest = 0;
+    for (int bit = 51; bit >= 0; --bit) {
+      if (mantissa & (uint64_t{1} << bit)) {
+        highest = bit;
+        break;
+      }
+    }
+    binary_exponent = -1074 + highest;
+  } else {
+    binary_exponent = biased - 1023;
   }
-  return static_cast<int64_t>(value);
+  const int product = binary_exponent * 301;
+  int estimate = product / 1000;
+  if (product < 0 && product % 1000 != 0) --estimate;
+  return estimate;
 }
 
-// floor() for values whose floor fits an int.
-int FloorToInt(double value) {
-  if (value >= 0) return static_cast<int>(value);
-  const int truncated = static_cast<int>(value);
-  return static_cast<double>(truncated) == value ? truncated : truncated - 1;
+double Floor(double x) {  // for positive values, as IREE's
+  if (x >= kTwoTo52) return x;
+  double truncated = static_cast<double>(static_cast<int64_t>(x));
+  if (truncated > x) truncated -= 1.0;
+  return truncated;
 }
 
-// log10 of a positive finite value: a Taylor series of log10(m) around
-// m = 1.5 for the mantissa m in [1, 2), plus the binary exponent's share.
-double EstimateLog10(double positive) {
-  const int exponent = BinaryExponent(positive);
-  const double mantissa =
-      DoubleOfBits((BitsOf(positive) & kMantissaMask) |
-                   (static_cast<uint64_t>(kExponentBias) << kMantissaBits));
-  const double t = mantissa - 1.5;
-  double sum = 0.1760912590556812420 + t * 0.2895296546021678851;
-  sum = sum - t * t * 0.0965098848673892950;
-  sum = sum + t * t * t * 0.0428932821632841311;
-  return sum + exponent * 0.30102999566398119521;
+bool IsOdd(double integer) {
+  if (integer >= kTwoTo53) return false;
+  return (static_cast<int64_t>(integer) & 1) != 0;
 }
 
-// 10^exponent as 2^k times e^r, where r = exponent * ln 10 - k * ln 2 is at
-// most ln 2 / 2, with e^r from a continued fraction; 1e-308 exactly at -308.
-double EstimatePowerOfTen(int exponent) {
-  if (exponent == -308) return 1e-308;
-  const int binary = FloorToInt(exponent * 3.321928094887362 + 0.5);
-  const double r = exponent * 2.302585092994046 - binary * 0.6931471805599453;
-  const double r2 = r * r;
-  // The exponent field is written without a range check, as there.
-  double power = DoubleOfBits(
-      (static_cast<uint64_t>(static_cast<int64_t>(binary)) + kExponentBias)
-      << kMantissaBits);
-  power *= 1 + 2 * r / (2 - r + r2 / (6 + r2 / (10 + r2 / 14)));
-  return power;
-}
-
-// A value cut at a fixed number of fraction digits: `integral`.`fraction`,
-// the fraction an integer below 10^digits.
-struct FixedDigits {
-  int64_t integral = 0;
-  int64_t fraction = 0;
-  bool negative = false;
-};
-
-// Splits `number` directly, rounding the fraction half to even.
-FixedDigits SplitFixed(double number, unsigned digits) {
-  FixedDigits split;
-  split.negative = SignBit(number);
-  const double magnitude = split.negative ? -number : number;
-  split.integral = TruncateToInt64(magnitude);
-  const double scaled =
-      (magnitude - static_cast<double>(split.integral)) * kPowersOfTen[digits];
-  split.fraction = TruncateToInt64(scaled);
-  const double rest = scaled - static_cast<double>(split.fraction);
-  if (rest > 0.5 || (rest == 0.5 && (split.fraction & 1) != 0)) {
-    ++split.fraction;
+// value * 10^n as a high part (`product`) and the returned low part. The
+// error is exact while 10^n is (n <= 44, as two exact factors); beyond, the
+// power's own error is not accounted for.
+double ScaleByPowerOfTen(double value, int n, double& product) {
+  if (n <= kLargestExactPower || n > 2 * kLargestExactPower) {
+    const double scale = PowerOfTen(n);
+    product = value * scale;
+    return ProductError(value, scale, product);
   }
-  if (static_cast<double>(split.fraction) >= kPowersOfTen[digits]) {
-    split.fraction = 0;
-    ++split.integral;
+  const double first = kExactPowersOfTen[kLargestExactPower];
+  const double second = PowerOfTen(n - kLargestExactPower);
+  const double partial = value * first;
+  const double first_error = ProductError(value, first, partial);
+  product = partial * second;
+  const double second_error = ProductError(partial, second, product);
+  return second_error + first_error * second;
+}
+
+// Round-half-to-even of `integer + remainder` where remainder is in [0, 1).
+uint64_t RoundHalfEven(uint64_t integer, double remainder) {
+  if (remainder > 0.5 || (remainder == 0.5 && (integer & 1))) ++integer;
+  return integer;
+}
+
+// The `count` significant digits of `value` for a decimal exponent
+// `exponent`, rounded half to even: an integer in [10^(count-1), 10^count)
+// unless `exponent` was off by one (the caller then corrects it and asks
+// again). Far from 1 the value is normalized step by step, which may move
+// `exponent` itself.
+uint64_t ScaledDigits(double value, int& exponent, int count) {
+  const int scale_exponent = exponent - count + 1;
+  if (scale_exponent > 290 || scale_exponent < -290) {
+    // Far from 1: normalized to [1, 10) in steps of 10^22, then scaled.
+    double normalized = value;
+    int remaining = exponent;
+    if (remaining > 0) {
+      for (; remaining > kLargestExactPower; remaining -= kLargestExactPower) {
+        normalized /= kExactPowersOfTen[kLargestExactPower];
+      }
+      normalized /= PowerOfTen(remaining);
+    } else if (remaining < 0) {
+      remaining = -remaining;
+      for (; remaining > kLargestExactPower; remaining -= kLargestExactPower) {
+        normalized *= kExactPowersOfTen[kLargestExactPower];
+      }
+      normalized *= PowerOfTen(remaining);
+    }
+    while (normalized >= 10.0) {
+      normalized /= 10.0;
+      ++exponent;
+    }
+    while (normalized < 1.0 && normalized > 0.0) {
+      normalized *= 10.0;
+      --exponent;
+    }
+    const double scaled = normalized * PowerOfTen(count - 1);
+    const uint64_t integer = static_cast<uint64_t>(scaled);
+    return RoundHalfEven(integer, scaled - static_cast<double>(integer));
   }
-  if (digits == 0) {
-    const double rest_of_integral =
-        magnitude - static_cast<double>(split.integral);
-    if (rest_of_integral == 0.5 && (split.integral & 1) != 0) {
-      ++split.integral;
+  if (scale_exponent > 0 && scale_exponent <= kLargestExactPower) {
+    // Divided by an exact power; the remainder recovered exactly.
+    const double divisor = kExactPowersOfTen[scale_exponent];
+    uint64_t integer = static_cast<uint64_t>(value / divisor);
+    const double high = static_cast<double>(integer) * divisor;
+    const double low =
+        ProductError(static_cast<double>(integer), divisor, high);
+    double residual = (value - high) - low;
+    if (residual < 0) {
+      --integer;
+      residual += divisor;
+    }
+    const double half = divisor * 0.5;
+    if (residual > half || (residual == half && (integer & 1))) ++integer;
+    return integer;
+  }
+  if (scale_exponent < 0) {
+    double product;
+    const double error = ScaleByPowerOfTen(value, -scale_exponent, product);
+    uint64_t integer = static_cast<uint64_t>(product);
+    double remainder = (product - static_cast<double>(integer)) + error;
+    while (remainder >= 1.0) {
+      ++integer;
+      remainder -= 1.0;
+    }
+    while (remainder < 0.0) {
+      --integer;
+      remainder += 1.0;
+    }
+    return RoundHalfEven(integer, remainder);
+  }
+  // scale_exponent beyond 22 (values from 1e28 up): a rounded division.
+  const double scaled = value / PowerOfTen(scale_exponent);
+  const uint64_t integer = static_cast<uint64_t>(scaled);
+  return RoundHalfEven(integer, scaled - static_cast<double>(integer));
+}
+
+// "d.ddddd" then "E+xx" for `value` > 0 with `count` significant digits,
+// trailing zeros of the fraction dropped.
+std::string Exponential(double value, int count, bool uppercase) {
+  int exponent = EstimateDecimalExponent(value);
+  const uint64_t top = static_cast<uint64_t>(PowerOfTen(count));
+  const uint64_t bottom = top / 10;
+  uint64_t digits = ScaledDigits(value, exponent, count);
+  if (digits >= top || (digits < bottom && digits > 0)) {
+    exponent += digits >= top ? 1 : -1;
+    digits = ScaledDigits(value, exponent, count);
+    while (digits >= top) {
+      digits /= 10;
+      ++exponent;
     }
   }
-  return split;
-}
-
-// Multiplication or division by `factor`, whichever keeps it representable.
-struct Scaling {
-  double factor = 1;
-  bool multiply = false;
-};
-
-double Scale(double value, Scaling scaling) {
-  return scaling.multiply ? value * scaling.factor : value / scaling.factor;
-}
-
-double Unscale(double value, Scaling scaling) {
-  return scaling.multiply ? value / scaling.factor : value * scaling.factor;
-}
-
-// `scaling` followed by a multiplication by `extra`, as one step.
-Scaling Compose(Scaling scaling, double extra) {
-  if (scaling.multiply) return {scaling.factor * extra, true};
-  if (std::abs(BinaryExponent(scaling.factor)) >
-      std::abs(BinaryExponent(extra))) {
-    return {scaling.factor / extra, false};
+  char text[24];  // count <= 17
+  for (int i = count - 1; i >= 0; --i) {
+    text[i] = static_cast<char>('0' + digits % 10);
+    digits /= 10;
   }
-  return {extra / scaling.factor, true};
+  int last = count - 1;
+  while (last > 0 && text[last] == '0') --last;
+  std::string out(1, text[0]);
+  if (last > 0) {
+    out += '.';
+    out.append(text + 1, text + last + 1);
+  }
+  out += uppercase ? 'E' : 'e';
+  out += exponent < 0 ? '-' : '+';
+  const int magnitude = std::abs(exponent);
+  if (magnitude < 10) out += '0';
+  out += std::to_string(magnitude);
+  return out;
 }
 
-// Splits `magnitude` scaled by `scaling` (to about [1, 10)); the fraction
-// is taken from the unscaled remainder so that it keeps its precision.
-FixedDigits SplitScaled(bool negative, unsigned digits, double magnitude,
-                        Scaling scaling, int exponent) {
-  const double scaled = Scale(magnitude, scaling);
-  if (-exponent + static_cast<int>(digits) >=
-      std::numeric_limits<double>::max_exponent10 - 1) {
-    // 10^digits times the scale would not be representable.
-    return SplitFixed(negative ? -scaled : scaled, digits);
-  }
-  FixedDigits split;
-  split.negative = negative;
-  split.integral = TruncateToInt64(scaled);
+// `value` >= 0 (below 1e6) with `decimals` digits after the point, rounded
+// half to even, trailing zeros and a bare point dropped.
+std::string Fixed(double value, int decimals) {
+  double integral = value >= kTwoTo52
+                        ? value
+                        : static_cast<double>(static_cast<int64_t>(value));
+  const double fraction = value >= kTwoTo52 ? 0.0 : value - integral;
+  const double scale = PowerOfTen(decimals);
+  const double scaled = fraction * scale;
+  const double error = ProductError(fraction, scale, scaled);
+  uint64_t fraction_digits = static_cast<uint64_t>(scaled);
   const double remainder =
-      magnitude - Unscale(static_cast<double>(split.integral), scaling);
-  const double unit = kPowersOfTen[digits];
-  double fraction = Scale(remainder, Compose(scaling, unit));
-  split.fraction = TruncateToInt64(fraction);
-  fraction -= static_cast<double>(split.fraction);
-  if (fraction >= 0.5) ++split.fraction;
-  if (fraction == 0.5) split.fraction &= ~int64_t{1};
-  if (static_cast<double>(split.fraction) >= unit) {
-    split.fraction = 0;
-    ++split.integral;
+      (scaled - static_cast<double>(fraction_digits)) + error;
+  if (remainder > 0.5) {
+    ++fraction_digits;
+  } else if (remainder == 0.5) {
+    const bool odd = decimals > 0 ? (fraction_digits & 1) != 0
+                                  : (static_cast<uint64_t>(integral) % 10) & 1;
+    if (odd) ++fraction_digits;
   }
-  return split;
-}
-
-// The text of `split` with `digits` fraction digits, trailing zeros (and a
-// bare point) dropped. Built backwards in a buffer of the printf's size.
-std::string FixedText(FixedDigits split, unsigned digits) {
-  char reversed[kDigitCapacity];
-  size_t length = 0;
-  auto push = [&](char c) {
-    if (length < kDigitCapacity) reversed[length++] = c;
-  };
-  if (digits != 0 && split.fraction > 0) {
-    unsigned remaining = digits;  // wraps if the fraction is too wide
-    while (split.fraction % 10 == 0) {
-      --remaining;
-      split.fraction /= 10;
-    }
-    do {
-      --remaining;
-      push(static_cast<char>('0' + split.fraction % 10));
-      split.fraction /= 10;
-    } while (split.fraction != 0 && length < kDigitCapacity);
-    while (remaining > 0 && length < kDigitCapacity) {
-      push('0');
-      --remaining;
-    }
-    push('.');
+  if (fraction_digits >= static_cast<uint64_t>(scale)) {
+    fraction_digits = 0;
+    integral += 1.0;
   }
-  do {
-    push(static_cast<char>('0' + split.integral % 10));
-    split.integral /= 10;
-  } while (split.integral != 0 && length < kDigitCapacity);
-  if (split.negative) push('-');
-  return std::string(std::make_reverse_iterator(reversed + length),
-                     std::make_reverse_iterator(reversed));
+  std::string out = std::to_string(static_cast<uint64_t>(integral));
+  if (decimals > 0) {
+    std::string fraction_text(static_cast<size_t>(decimals), '0');
+    for (int i = decimals - 1; i >= 0; --i) {
+      fraction_text[static_cast<size_t>(i)] =
+          static_cast<char>('0' + fraction_digits % 10);
+      fraction_digits /= 10;
+    }
+    while (!fraction_text.empty() && fraction_text.back() == '0') {
+      fraction_text.pop_back();
+    }
+    if (!fraction_text.empty()) out += '.' + fraction_text;
+  }
+  return out;
 }
 
 }  // namespace
 
 std::string FormatFloatG(double value, bool uppercase) {
-  if (value != value) return "nan";
-  if (value < -std::numeric_limits<double>::max()) return "-inf";
-  if (value > std::numeric_limits<double>::max()) return "inf";
-  const bool negative = SignBit(value);
-  const double magnitude = negative ? -value : value;
-  // Six significant digits: one before the point, five after it.
-  unsigned digits = 5;
+  std::string sign = std::signbit(value) ? "-" : "";
+  if (std::isnan(value)) return sign + (uppercase ? "NAN" : "nan");
+  if (std::isinf(value)) return sign + (uppercase ? "INF" : "inf");
+  const double magnitude = std::fabs(value);
   int exponent = 0;
-  Scaling scaling;
-  if (magnitude != 0) {
-    exponent = FloorToInt(EstimateLog10(magnitude));
-    double power = EstimatePowerOfTen(exponent);
-    if (magnitude < power) {
+  if (magnitude != 0.0) {
+    exponent = EstimateDecimalExponent(magnitude);
+    const double check = magnitude / PowerOfTen(exponent);
+    if (check >= 10.0) {
+      ++exponent;
+    } else if (check < 1.0) {
       --exponent;
-      power /= 10;
     }
-    const bool tabulated = std::abs(exponent) < kTabulatedExponents;
-    scaling.factor = tabulated ? kPowersOfTen[std::abs(exponent)] : power;
-    scaling.multiply = exponent < 0 && tabulated;
-  }
-  FixedDigits split = exponent == 0 ? SplitFixed(value, digits)
-                                    : SplitScaled(negative, digits, magnitude,
-                                                  scaling, exponent);
-  const int estimated_exponent = exponent;
-  if (split.integral >= 10) {  // rounded up to the next power of ten
-    ++exponent;
-    split.integral = 1;
-    split.fraction = 0;
-  }
-  const bool fixed_notation =
-      exponent >= -4 && exponent < static_cast<int>(digits) + 1;
-  if (fixed_notation) {
-    // The same six significant digits as a plain decimal. The width comes
-    // from the rounded exponent, the split is redone from the value itself
-    // and the estimate, not the rounded exponent, decides the correction.
-    digits = static_cast<int>(digits) > exponent
-                 ? static_cast<unsigned>(static_cast<int>(digits) - exponent)
-                 : 0;
-    split = SplitFixed(value, digits);
-    if (estimated_exponent >= -1 &&
-        static_cast<double>(split.integral) ==
-            kPowersOfTen[estimated_exponent + 1] &&
-        digits > 0) {
-      --digits;
+    // The notation follows the exponent after rounding to six digits.
+    const int shift = kSignificantDigits - exponent - 1;
+    const double limit = kExactPowersOfTen[kSignificantDigits];
+    if (shift >= 0 && shift <= kLargestExactPower) {
+      const double scale = kExactPowersOfTen[shift];
+      const double scaled = magnitude * scale;
+      const double error = ProductError(magnitude, scale, scaled);
+      double integer = Floor(scaled);
+      double fraction = (scaled - integer) + error;
+      if (fraction < 0) {
+        integer -= 1.0;
+        fraction += 1.0;
+      }
+      const bool up = fraction > 0.5 || (fraction == 0.5 && IsOdd(integer));
+      if (up && integer + 1.0 >= limit) ++exponent;
+    } else if (shift < 0 && shift >= -kLargestExactPower) {
+      const double divisor = kExactPowersOfTen[-shift];
+      double integer = Floor(magnitude / divisor);
+      const double high = integer * divisor;
+      const double low = ProductError(integer, divisor, high);
+      double remainder = (magnitude - high) - low;
+      if (remainder < 0) {
+        integer -= 1.0;
+        remainder += divisor;
+      }
+      const double half = divisor * 0.5;
+      const bool up = remainder > half || (remainder == half && IsOdd(integer));
+      if (up && integer + 1.0 >= limit) ++exponent;
     }
-    return FixedText(split, digits);
   }
-  std::string text = FixedText(split, digits);
-  text += uppercase ? 'E' : 'e';
-  text += exponent < 0 ? '-' : '+';
-  const int magnitude_of_exponent = std::abs(exponent);
-  if (magnitude_of_exponent < 10) text += '0';  // at least two digits
-  return text + std::to_string(magnitude_of_exponent);
+  if (exponent < -4 || exponent >= kSignificantDigits) {
+    return sign + Exponential(magnitude, kSignificantDigits, uppercase);
+  }
+  return sign +
+         Fixed(magnitude, std::max(kSignificantDigits - exponent - 1, 0));
 }
 
 // ---------------------------------------------------------------------------
@@ -499,8 +548,13 @@ std::string FormatElement(const uint8_t* bytes, ElementType type) {
     case ElementType::kFloat8E4M3FNUZ:
     case ElementType::kFloat8E8M0FNU: {
       // Narrow floats are widened to f32 first (exactly), then to double.
+      // IREE's widening of the types narrower than f32 makes every NaN the
+      // positive one, so only an f32 NaN prints its sign.
       double value;
       DecodeFloat(bytes, type, &value);
+      if (type != ElementType::kFloat32 && std::isnan(value)) {
+        value = std::numeric_limits<double>::quiet_NaN();
+      }
       return FormatFloatG(static_cast<float>(value));
     }
     default: break;

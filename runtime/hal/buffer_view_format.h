@@ -6,11 +6,13 @@
 // `check` module shows differing operands this way, so output can be
 // compared with iree-run-module's character for character.
 //
-// The details are IREE 3.11's (`iree_hal_buffer_view_format`):
+// The details are those of iree-run-module 3.13
+// (`iree_hal_buffer_view_format`), which since 3.12 formats through the C
+// library's printf (3.11 used a bundled printf whose digits differed for some
+// doubles):
 //   - integers in decimal, signless ones as signed;
 //   - every float type (f16, bf16, the f8 variants decoded exactly, f32, f64)
-//     through `%G` of IREE's bundled printf, whose digits are not always the
-//     C library's (FormatFloatG below);
+//     as `%G` of the value as a double (FormatFloatG below);
 //   - anything else (i1 booleans, sub-byte integers, complex numbers, opaque
 //     data) as the uppercase hex of its bytes in memory order (`01`,
 //     `0000803F00000040`);
@@ -33,12 +35,11 @@ namespace ember::hal {
 // and the f8 variants) at `bytes`; false for other types.
 bool DecodeFloat(const uint8_t* bytes, ElementType type, double* value);
 
-// `value` as IREE 3.11's printf writes it for "%G" (or "%g" when not
-// `uppercase`): six significant digits, trailing zeros dropped, an exponent
-// of at least two digits below 1e-4 or from 1e6 up, and "nan", "inf" and
-// "-inf" in lowercase either way (a NaN's sign is not shown). Its exponent
-// and digits come from approximations, reproduced here operation for
-// operation, so a rare last digit differs from a correctly rounded printf.
+// `value` as printf's "%G" writes it (or "%g" when not `uppercase`), the
+// way IREE 3.13 prints floats: six significant digits, trailing zeros
+// dropped, an exponent of at least two digits below 1e-4 or from 1e6 up;
+// "INF", "-INF", "NAN" and "-NAN" (lowercase for "%g": a NaN's sign is
+// shown).
 std::string FormatFloatG(double value, bool uppercase = true);
 
 // One element as iree_hal_format_element writes it ("1.5", "-3", "01" for

@@ -1,4 +1,4 @@
-"""ember-run-module prints results exactly as iree-run-module 3.11 does.
+"""ember-run-module prints results exactly as iree-run-module 3.13 does.
 
 Every element type IREE formats (integers of each width, signless, signed
 and unsigned; i1; f16, bf16, f32, f64 including infinities, NaNs of either
@@ -26,8 +26,13 @@ TIMEOUT = 120
 
 
 def constant(name: str, type_: str, values: str) -> str:
+    # iree-compile 3.12+ accepts only signless integers in arith.constant;
+    # flow.tensor.constant takes the signed and unsigned types as well.
+    element = type_.rsplit("x", 1)[-1]
+    op = ("flow.tensor.constant" if element[:2] in ("si", "ui")
+          else "arith.constant")
     return (f"func.func @{name}() -> tensor<{type_}> {{\n"
-            f"  %c = arith.constant dense<{values}> : tensor<{type_}>\n"
+            f"  %c = {op} dense<{values}> : tensor<{type_}>\n"
             f"  return %c : tensor<{type_}>\n}}\n")
 
 
