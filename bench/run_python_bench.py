@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Times the Python API of Ember and of iree.runtime 3.11, in one run.
+"""Times the Python API of Ember and of iree.runtime 3.13, in one run.
 
 Four cases, each on local-sync and local-task, and the import time:
 
@@ -46,7 +46,7 @@ Usage: python3 bench/run_python_bench.py [--rounds R] [--repeats N]
            [--devices local-sync,local-task] [--no-write]
 Ember is imported from python/ (this checkout) unless --ember-path says
 otherwise; iree.runtime must be installed (pip install
-iree-base-runtime==3.11.0). local-task runs with
+iree-base-runtime==3.13.0). local-task runs with
 --task_topology_max_group_count=2 in both runtimes.
 """
 

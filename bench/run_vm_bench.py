@@ -7,7 +7,7 @@ For every program under bench/ (vm_*.mlir) this script
   2. runs it alternately, for --rounds rounds, under
        ember-run-module --repeat=N --print-timing   (Ember)
        iree-benchmark-module --benchmark_repetitions=N
-                             --benchmark_min_time=1x (IREE 3.11)
+                             --benchmark_min_time=1x (IREE 3.13)
      Both tools load the module once and time only the function call, one
      call per sample; each round contributes the median of its N samples
      per runtime. The results of both are checked to be equal.
