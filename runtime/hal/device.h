@@ -1,14 +1,15 @@
 // Device: one place where programs run, with its allocator and queue.
 //
 // What a compiled program asks of a device is small and fixed by the `hal`
-// module (format map 3a): answer queries (`hal.device.id`,
-// `hal.executable.format`, concurrency), make executables from the
-// program's executable data, and run queue operations -- allocate, free,
-// fill, copy, update, execute command buffers -- each ordered by a wait
-// fence and announcing completion through a signal fence. Devices differ in
-// where and when the work happens (inline on the caller for `local-sync`,
-// on a worker pool for `local-task`), not in what they accept, so this
-// interface is the whole contract and the `hal` module knows no device kind.
+// module (docs/hal-module.md, "Device queries"): answer queries
+// (`hal.device.id`, `hal.executable.format`, concurrency), make executables
+// from the program's executable data, and run queue operations --
+// allocate, free, fill, copy, update, execute command buffers -- each
+// ordered by a wait fence and announcing completion through a signal
+// fence. Devices differ in where and when the work happens (inline on the
+// caller for `local-sync`, on a worker pool for `local-task`), not in what
+// they accept, so this interface is the whole contract and the `hal` module
+// knows no device kind.
 //
 // Queue operations take fences that may be null (nothing to wait for /
 // nothing to signal). A failure inside queued work fails the signal fence
