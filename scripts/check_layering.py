@@ -16,6 +16,9 @@ The layers (one library per folder under runtime/, see CMakeLists.txt):
     io             may use base          parameter files, indices, archives
     modules/io_parameters                the `io_parameters` module
                    may use io, modules/hal, vm, hal, base
+    modules/vmvx   may use vm/bytecode,  VMVX executables (bytecode run per
+                   vm, hal/cpu, hal,     workgroup through an executable
+                   base                  loader) and the `vmvx` module
     testing        may use every layer   test helpers (tests only)
 
 Above runtime/: tools/, fuzz/ and tests/ may include any layer (not python/);
@@ -43,6 +46,7 @@ LAYERS = {
     "modules/check": {"modules/hal", "vm", "hal", "base"},
     "io": {"base"},
     "modules/io_parameters": {"io", "modules/hal", "vm", "hal", "base"},
+    "modules/vmvx": {"vm/bytecode", "vm", "hal/cpu", "hal", "base"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SOURCE_SUFFIXES = {".h", ".cc", ".cpp", ".inl"}

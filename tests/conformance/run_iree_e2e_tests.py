@@ -4,9 +4,17 @@
     python3 tests/conformance/run_iree_e2e_tests.py IREE_CHECKOUT
         [--suites stablehlo_ops,tosa_ops,linalg,tensor_ops,math]
         [--devices local-task,local-sync] [--all-variants] [--jobs N]
-        [--checker PATH]
+        [--checker PATH] [--compiler PATH] [--backend llvm-cpu|vmvx]
+    python3 tests/conformance/run_iree_e2e_tests.py --mirror GIT_DIR
+        --revision REV [options as above]
 
-IREE_CHECKOUT is a checkout (or exported tree) of iree-org/iree at v3.11.0.
+IREE_CHECKOUT is a checkout (or exported tree) of iree-org/iree whose tests
+match the compiler: v3.11.0 for iree-compile 3.11, the newest source for
+3.13. With --mirror and --revision the tree is exported from a git
+repository (a bare mirror will do) at REV into build/e2e-src/REV/, once.
+--compiler names the iree-compile to use (default: the one on PATH); the
+compiled modules are cached per compiler version, so runs with several
+compilers share build/e2e/.
 For each suite, the `iree_check_single_backend_test_suite` blocks of its
 CMakeLists.txt whose TARGET_BACKEND is llvm-cpu give the source files and
 compiler flags (by default only the first such block, the suite's main
@@ -60,13 +68,22 @@ def parse_calls(cmake_text, function):
     return calls
 
 
-def parse_suites(cmake_text):
-    """The llvm-cpu blocks of a CMakeLists.txt: [(name, srcs, flags)]."""
+def parse_suites(cmake_text, backend="llvm-cpu"):
+    """The `backend` blocks of a CMakeLists.txt: [(name, srcs, flags)]."""
     return [(fields["NAME"][0], fields.get("SRCS", []),
              fields.get("COMPILER_FLAGS", []))
             for fields in parse_calls(cmake_text,
                                       "iree_check_single_backend_test_suite")
-            if fields.get("TARGET_BACKEND") == ["llvm-cpu"]]
+            if fields.get("TARGET_BACKEND") == [backend]]
+
+
+def backend_flags(backend):
+    """The base flags of IREE's check rules for `backend`, which pass
+    --iree-hal-target-backends=BACKEND (iree_check_test.cmake), in their
+    target-device spelling. --backend vmvx runs the check_vmvx_* blocks:
+    VMVX executables on Ember's CPU devices (runtime/modules/vmvx)."""
+    return ["--iree-hal-target-device=local",
+            f"--iree-hal-local-target-device-backends={backend}"]
 
 
 def run_genrule(cmake_text, suite_dir, output_name, gen_dir):
@@ -136,7 +153,9 @@ def compile_one(iree_compile, version, source, flags, out_dir):
         [iree_compile, *BASE_FLAGS, *flags, str(source), "-o", str(out)],
         capture_output=True, text=True, timeout=600)
     if result.returncode != 0:
-        return None, result.stderr.strip().splitlines()[-1:] or ["failed"]
+        lines = result.stderr.strip().splitlines()
+        errors = [line.strip() for line in lines if "error:" in line]
+        return None, (errors or lines)[:1] or ["failed"]
     return out, None
 
 
@@ -170,19 +189,60 @@ def find_checker(explicit):
     sys.exit("ember-check-module not found; build it or pass --checker")
 
 
+def export_tree(mirror, revision):
+    """The tests/ and build_tools/ trees of `revision` in `mirror`, exported
+    once to build/e2e-src/<revision>/ (the directory is made complete or not
+    at all)."""
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", revision)
+    tree = ROOT / "build" / "e2e-src" / safe
+    if (tree / ".complete").exists():
+        return tree
+    partial = tree.with_name(safe + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(mirror), "archive", "--format=tar", revision,
+         "tests/e2e", "build_tools"], capture_output=True, check=False)
+    if archive.returncode != 0:
+        sys.exit(f"git archive of {revision} failed: "
+                 f"{archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout,
+                   check=True)
+    (partial / ".complete").write_text(revision + "\n")
+    shutil.rmtree(tree, ignore_errors=True)
+    partial.rename(tree)
+    return tree
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("iree_checkout", type=Path)
+    parser.add_argument("iree_checkout", type=Path, nargs="?")
+    parser.add_argument("--mirror", type=Path,
+                        help="a git repository of iree-org/iree")
+    parser.add_argument("--revision", help="the revision to export from it")
+    parser.add_argument("--compiler", help="the iree-compile to use")
     parser.add_argument("--suites", default=",".join(DEFAULT_SUITES))
     parser.add_argument("--devices", default="local-task,local-sync")
     parser.add_argument("--all-variants", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--checker")
+    parser.add_argument("--backend", default="llvm-cpu",
+                        choices=["llvm-cpu", "vmvx"],
+                        help="whose TARGET_BACKEND blocks to run")
     args = parser.parse_args()
+    BASE_FLAGS[:] = backend_flags(args.backend)
 
-    iree_compile = shutil.which("iree-compile")
+    if args.mirror or args.revision:
+        if not (args.mirror and args.revision) or args.iree_checkout:
+            sys.exit("give either IREE_CHECKOUT or both --mirror and "
+                     "--revision")
+        args.iree_checkout = export_tree(args.mirror, args.revision)
+    elif not args.iree_checkout:
+        sys.exit("give IREE_CHECKOUT, or --mirror and --revision")
+    iree_compile = args.compiler or shutil.which("iree-compile")
     if not iree_compile:
-        sys.exit("iree-compile not found: pip install iree-base-compiler==3.11.0")
+        sys.exit("iree-compile not found: pip install iree-base-compiler "
+                 "(or pass --compiler)")
     version = subprocess.run([iree_compile, "--version"], capture_output=True,
                              text=True, check=True).stdout
     checker = find_checker(args.checker)
@@ -191,7 +251,7 @@ def main():
     for suite in args.suites.split(","):
         suite_dir = args.iree_checkout / "tests" / "e2e" / suite
         cmake_text = (suite_dir / "CMakeLists.txt").read_text()
-        blocks = parse_suites(cmake_text)
+        blocks = parse_suites(cmake_text, args.backend)
         if not args.all_variants:
             blocks = blocks[:1]
         for name, srcs, flags in blocks:

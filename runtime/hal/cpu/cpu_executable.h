@@ -3,10 +3,11 @@
 // `hal.executable.create` hands the device the bytes of an embedded ELF (or
 // a system shared object); the device loads it once, and every dispatch then
 // calls one export's entry point once per workgroup. Everything the entry
-// point reads comes from here, filled exactly as IREE fills it (format map
-// 4c): the dispatch state (workgroup count, constants, binding pointers and
-// lengths), the workgroup state (id, worker, local memory) and the
-// environment (processor data, executable constants).
+// point reads comes from here, filled exactly as IREE fills it
+// (docs/executable-library.md, "Running a dispatch"): the dispatch state
+// (workgroup count, constants, binding pointers and lengths), the workgroup
+// state (id, worker, local memory) and the environment (processor data,
+// executable constants).
 //
 // Before a single workgroup runs, a dispatch is checked against the
 // export's attributes: constant and binding counts must match, every binding
@@ -25,27 +26,11 @@
 #include "runtime/base/status.h"
 #include "runtime/hal/command_buffer.h"
 #include "runtime/hal/cpu/executable_library.h"
+#include "runtime/hal/cpu/local_executable.h"
 
 namespace ember::hal::cpu {
 
-// The arguments of one dispatch, resolved to host memory.
-struct DispatchArguments {
-  uint32_t export_ordinal = 0;
-  uint32_t workgroup_count[3] = {0, 0, 0};
-  std::span<const uint32_t> constants;
-  std::span<void* const> binding_pointers;  // null entries are errors
-  std::span<const size_t> binding_lengths;
-};
-
-// A range of workgroups (linearised x fastest, then y, then z) and the
-// worker that runs it.
-struct WorkgroupRange {
-  uint64_t begin = 0;
-  uint64_t end = 0;
-  uint32_t worker_id = 0;
-};
-
-class CpuExecutable final : public Executable {
+class CpuExecutable final : public LocalExecutable {
  public:
   // Loads `data` in `format` ("embedded-elf-x86_64", or
   // "system-elf-x86_64" for a shared object) with the executable constants.
@@ -60,14 +45,15 @@ class CpuExecutable final : public Executable {
   const LoadedLibrary& library() const { return *library_; }
   // The library's name ("" when it has none).
   std::string_view name() const { return name_; }
+  std::string_view debug_name() const override { return name_; }
 
   // Checks `arguments` against the export (counts, null bindings, the
   // workgroup count's ABI limits).
-  Status ValidateDispatch(const DispatchArguments& arguments) const;
+  Status ValidateDispatch(const DispatchArguments& arguments) const override;
   // Bytes of workgroup-local memory one worker needs for the export.
-  size_t LocalMemorySize(uint32_t export_ordinal) const;
+  size_t LocalMemorySize(uint32_t export_ordinal) const override;
   // Whether the export's workgroups must run one after another.
-  bool IsSequential(uint32_t export_ordinal) const;
+  bool IsSequential(uint32_t export_ordinal) const override;
 
   // Runs the workgroups of `range` on the calling thread, with `local_memory`
   // (LocalMemorySize bytes) and `max_concurrency` as the dispatch state
@@ -75,7 +61,7 @@ class CpuExecutable final : public Executable {
   Status RunWorkgroups(const DispatchArguments& arguments,
                        const WorkgroupRange& range,
                        std::span<uint8_t> local_memory,
-                       uint32_t max_concurrency) const;
+                       uint32_t max_concurrency) const override;
 
  private:
   CpuExecutable() = default;

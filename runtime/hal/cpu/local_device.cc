@@ -86,6 +86,7 @@ Ref<LocalDevice> LocalDevice::Create(const LocalDeviceOptions& options) {
   Ref<LocalDevice> device = Ref<LocalDevice>::Adopt(new LocalDevice());
   device->id_ = options.id;
   device->allocator_ = Allocator::CreateHeap();
+  device->loaders_ = options.loaders;
   if (options.use_workers) {
     uint32_t workers = options.worker_count;
     if (workers == 0)
@@ -182,7 +183,11 @@ Result<int64_t> LocalDevice::QueryI64(std::string_view category,
                                       std::string_view key) {
   if (category == "hal.device.id") return MatchesGlob(key, id_) ? 1 : 0;
   if (category == "hal.executable.format") {
-    return CpuExecutable::SupportsFormat(key) ? 1 : 0;
+    if (CpuExecutable::SupportsFormat(key)) return 1;
+    for (const Ref<ExecutableLoader>& loader : loaders_) {
+      if (loader->SupportsFormat(key)) return 1;
+    }
+    return 0;
   }
   if (category == "hal.device" && key == "concurrency") return 1;
   if (category == "hal.dispatch" && key == "concurrency") {
@@ -196,6 +201,14 @@ Result<int64_t> LocalDevice::QueryI64(std::string_view category,
 Result<Ref<Executable>> LocalDevice::CreateExecutable(
     std::string_view format, std::span<const uint8_t> data,
     std::span<const uint32_t> constants) {
+  if (!CpuExecutable::SupportsFormat(format)) {
+    for (const Ref<ExecutableLoader>& loader : loaders_) {
+      if (!loader->SupportsFormat(format)) continue;
+      EMBER_ASSIGN_OR_RETURN(Ref<LocalExecutable> executable,
+                             loader->Load(format, data, constants));
+      return Ref<Executable>(std::move(executable));
+    }
+  }
   EMBER_ASSIGN_OR_RETURN(Ref<CpuExecutable> executable,
                          CpuExecutable::Load(format, data, constants));
   return Ref<Executable>(std::move(executable));
@@ -422,7 +435,7 @@ Status LocalDevice::ExecuteCommands(const CommandBuffer& command_buffer,
 Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
                                     std::span<const Binding> binding_table) {
   const auto* executable =
-      dynamic_cast<const CpuExecutable*>(command.executable.get());
+      dynamic_cast<const LocalExecutable*>(command.executable.get());
   if (!executable) {
     return InvalidArgumentError(
         "dispatch of an executable made by another "
@@ -515,7 +528,7 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
 // untraced path pays only the Enabled() check: a slice for the dispatch on
 // the caller's thread, and one per chunk of workgroups on the thread (worker)
 // that ran it.
-Status LocalDevice::RunDispatchTraced(const CpuExecutable& executable,
+Status LocalDevice::RunDispatchTraced(const LocalExecutable& executable,
                                       const DispatchArguments& arguments,
                                       uint64_t total, bool parallel,
                                       const WorkerPool::Body& run) {
@@ -533,15 +546,17 @@ Status LocalDevice::RunDispatchTraced(const CpuExecutable& executable,
   return status;
 }
 
-void LocalDevice::TraceDispatch(const CpuExecutable& executable,
+void LocalDevice::TraceDispatch(const LocalExecutable& executable,
                                 const DispatchArguments& arguments,
                                 uint64_t begin) const {
-  const std::string_view export_name =
-      executable.library().export_name(arguments.export_ordinal);
+  const std::string export_name =
+      executable.export_info(arguments.export_ordinal).name;
   trace::Complete(
       trace::Category::kDispatch,
-      export_name.empty() ? executable.name() : export_name, begin,
-      {trace::Arg::Text("executable", executable.name()),
+      export_name.empty() ? executable.debug_name()
+                          : std::string_view(export_name),
+      begin,
+      {trace::Arg::Text("executable", executable.debug_name()),
        trace::Arg::Text("export", export_name),
        trace::Arg::Int("ordinal", arguments.export_ordinal),
        trace::Arg::Int("workgroups_x", arguments.workgroup_count[0]),
@@ -549,30 +564,33 @@ void LocalDevice::TraceDispatch(const CpuExecutable& executable,
        trace::Arg::Int("workgroups_z", arguments.workgroup_count[2])});
 }
 
-void LocalDevice::TraceWorkgroups(const CpuExecutable& executable,
+void LocalDevice::TraceWorkgroups(const LocalExecutable& executable,
                                   uint32_t export_ordinal, uint32_t worker,
                                   uint64_t first, uint64_t end,
                                   uint64_t begin) const {
-  const std::string_view export_name =
-      executable.library().export_name(export_ordinal);
+  const std::string export_name = executable.export_info(export_ordinal).name;
   trace::Complete(
       trace::Category::kWorkgroups,
-      export_name.empty() ? executable.name() : export_name, begin,
+      export_name.empty() ? executable.debug_name()
+                          : std::string_view(export_name),
+      begin,
       {trace::Arg::Int("worker", worker),
        trace::Arg::Int("first_workgroup", static_cast<int64_t>(first)),
        trace::Arg::Int("workgroup_count", static_cast<int64_t>(end - first))});
 }
 
-Status RegisterLocalDrivers(DriverRegistry& registry) {
+Status RegisterLocalDrivers(DriverRegistry& registry,
+                            std::vector<Ref<ExecutableLoader>> loaders) {
   EMBER_RETURN_IF_ERROR(registry.Register(
       {"local-sync", "CPU, every dispatch inline on the calling thread"},
-      [](const DeviceUri&) -> Result<Ref<Device>> {
-        return Ref<Device>(LocalDevice::Create({"local-sync", 0, false}));
+      [loaders](const DeviceUri&) -> Result<Ref<Device>> {
+        return Ref<Device>(
+            LocalDevice::Create({"local-sync", 0, false, loaders}));
       }));
   return registry.Register(
       {"local-task", "CPU, dispatches spread over a pool of workers"},
-      [](const DeviceUri& uri) -> Result<Ref<Device>> {
-        LocalDeviceOptions options{"local-task", 0, true};
+      [loaders](const DeviceUri& uri) -> Result<Ref<Device>> {
+        LocalDeviceOptions options{"local-task", 0, true, loaders};
         auto it = uri.parameters.find("worker_count");
         if (it != uri.parameters.end()) {
           const std::string& text = it->second;

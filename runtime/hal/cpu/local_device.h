@@ -25,6 +25,11 @@
 // pool when it is free and runs inline when another dispatch holds it, so
 // neither waits for the other.
 //
+// Executables: the device loads embedded and system ELF libraries itself
+// (CpuExecutable) and hands other formats to the ExecutableLoaders it was
+// made with (local_executable.h; e.g. VMVX from runtime/modules/vmvx); a
+// dispatch runs either kind through the LocalExecutable interface.
+//
 // Command buffers are replayed from their recorded commands; every buffer
 // reference is resolved against the submission's binding table and range
 // checked before the command runs (command_buffer.h).
@@ -46,6 +51,7 @@
 #include <vector>
 
 #include "runtime/hal/cpu/cpu_executable.h"
+#include "runtime/hal/cpu/local_executable.h"
 #include "runtime/hal/cpu/worker_pool.h"
 #include "runtime/hal/device.h"
 #include "runtime/hal/driver.h"
@@ -58,6 +64,9 @@ struct LocalDeviceOptions {
   // number of cores. Ignored by local-sync.
   uint32_t worker_count = 0;
   bool use_workers = false;
+  // Loaders of executable formats beyond the ELF ones (e.g. VMVX from
+  // runtime/modules/vmvx), asked in order.
+  std::vector<Ref<ExecutableLoader>> loaders = {};
 };
 
 class LocalDevice final : public Device {
@@ -133,17 +142,18 @@ class LocalDevice final : public Device {
   Status ExecuteDispatch(const DispatchCommand& command,
                          std::span<const Binding> binding_table);
   [[gnu::cold, gnu::noinline]] Status RunDispatchTraced(
-      const CpuExecutable& executable, const DispatchArguments& arguments,
+      const LocalExecutable& executable, const DispatchArguments& arguments,
       uint64_t total, bool parallel, const WorkerPool::Body& run);
   [[gnu::cold, gnu::noinline]] void TraceDispatch(
-      const CpuExecutable& executable, const DispatchArguments& arguments,
+      const LocalExecutable& executable, const DispatchArguments& arguments,
       uint64_t begin) const;
   [[gnu::cold, gnu::noinline]] void TraceWorkgroups(
-      const CpuExecutable& executable, uint32_t export_ordinal, uint32_t worker,
-      uint64_t first, uint64_t end, uint64_t begin) const;
+      const LocalExecutable& executable, uint32_t export_ordinal,
+      uint32_t worker, uint64_t first, uint64_t end, uint64_t begin) const;
 
   std::string id_;
   Ref<Allocator> allocator_;
+  std::vector<Ref<ExecutableLoader>> loaders_;
   std::unique_ptr<WorkerPool> pool_;  // local-task only
   std::mutex queue_mutex_;
   bool async_ = false;  // local-task
@@ -158,6 +168,8 @@ class LocalDevice final : public Device {
 
 // Adds the `local-sync` and `local-task` drivers to `registry`.
 // `local-task` takes `?worker_count=N` (default: the number of cores).
-Status RegisterLocalDrivers(DriverRegistry& registry);
+// Devices they make are given `loaders` (LocalDeviceOptions::loaders).
+Status RegisterLocalDrivers(DriverRegistry& registry,
+                            std::vector<Ref<ExecutableLoader>> loaders = {});
 
 }  // namespace ember::hal::cpu
