@@ -1,10 +1,15 @@
 // ember-run-module: loads a `.vmfb` and calls one exported function, with
-// iree-run-module's flags.
+// iree-run-module's flags (tools/tool_support.h says how they are spelled
+// and which are accepted; `--help` lists them all, one line each).
 //
-//   ember-run-module --module=FILE --function=NAME [--device=local-task]
+//   ember-run-module --module=FILE [--function=NAME] [--device=local-task]
 //                    [--input=VALUE ...] [--output=SPEC ...]
 //                    [--expected_output=VALUE ...] [--repeat=N]
 //                    [--print-timing]
+//
+// --function may be left out when the module exports one function (not
+// counting `__` internals and `$` variants), as in iree-run-module; with
+// several the error lists them.
 //
 // Inputs follow iree-run-module: scalars `--input=i32=5`, `f32=1.5`, `i64=`
 // and `f64=` likewise (a bare `--input=5` takes its type from the function's
@@ -24,57 +29,46 @@
 //
 // --expected_output=VALUE, once per result in order (same forms as --input,
 // `(ignored)` to skip one), replaces both: each result is compared, tensors
-// of f16/f32/f64 within --expected_f16_threshold (0.001),
-// --expected_f32_threshold and --expected_f64_threshold (0.0001) under
-// --equality_mode=absolute (default), relative or exact; everything else
-// exactly. Mismatches print `[FAILED] result[i]: ...` and the exit status
-// is 1; otherwise `[SUCCESS] all function outputs matched their expected
-// values.` Unlike iree-run-module 3.11, which reports every scalar result
-// as a type mismatch, equal scalars match.
+// of f16/f32/f64/bf16 under --equality_mode=approximate (IREE 3.13's
+// default: |actual - expected| <= --expected_*_threshold + --expected_rtol
+// * |expected|), exact, or IREE 3.11's absolute and relative; everything
+// else exactly. Mismatches print `[FAILED] result[i]: ...` and the exit
+// status is 1; otherwise `[SUCCESS] all function outputs matched their
+// expected values.` Unlike iree-run-module 3.11, which reports every scalar
+// result as a type mismatch, equal scalars match.
 //
 // A module that imports `hal` gets the `hal` module over the device named by
 // --device (a driver URI: local-sync, local-task, local-task?worker_count=2;
-// default local-task, as iree-run-module).
+// default local-task, as iree-run-module), local-task's workers set by
+// --task_topology_group_count / --task_topology_max_group_count.
+// --print_statistics prints the device allocator's statistics on stderr at
+// exit, as IREE does.
 //
-// --repeat=N calls the function N times in the same context (results are
-// printed once, from the last call); --print-timing writes per-call times
-// to stderr, measured around Context::Invoke alone, in milliseconds: wall
-// time (min, median, mean) and process CPU time (min, median; what
-// iree-benchmark-module calls process_time). bench/run_vm_bench.py reads it.
+// Ember's own flags: --repeat=N calls the function N times in the same
+// context (results are printed once, from the last call); --print-timing
+// writes per-call times to stderr, measured around Context::Invoke alone,
+// in milliseconds: wall time (min, median, mean) and process CPU time (min,
+// median; what iree-benchmark-module calls process_time).
+// bench/run_vm_bench.py reads it.
 //
 // Exit status: 0 on success, 1 when loading or the call fails or a result
-// differs from its expected value, 2 on bad usage.
-#include <algorithm>
-#include <cerrno>
+// differs from its expected value, 2 on bad usage (an unknown flag, a bad
+// value, or a flag Ember does not implement).
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <ctime>
-#include <optional>
 #include <string>
-#include <string_view>
-#include <type_traits>
 #include <vector>
 
 #include "runtime/base/status.h"
-#include "runtime/hal/allocator.h"
-#include "runtime/modules/hal/hal_module.h"
-#include "runtime/vm/bytecode/bytecode_module.h"
-#include "runtime/vm/bytecode/module_file.h"
 #include "runtime/vm/calling_convention.h"
 #include "runtime/vm/context.h"
-#include "runtime/vm/instance.h"
-#include "runtime/vm/list.h"
 #include "tools/tool_support.h"
 
 namespace {
 
-namespace hal = ember::hal;
-using ember::Ref;
 using ember::Result;
 using ember::Status;
-using ember::tools::FlagValue;
 using ember::tools::Mean;
 using ember::tools::Median;
 using ember::tools::Min;
@@ -82,67 +76,57 @@ using ember::tools::ProcessCpuMs;
 using ember::vm::Variant;
 
 struct Options {
-  std::string module_path;
-  std::string device = "local-task";
+  ember::tools::CommonOptions common;
+  ember::tools::ResultOptions results;
   std::string function;
-  std::vector<std::string> parameters;
   std::vector<std::string> inputs;
-  std::vector<std::string> outputs;
-  std::vector<std::string> expected_outputs;
-  uint64_t output_max_element_count = 1024;
-  ember::tools::Equality equality;
-  long repeat = 1;
+  bool print_statistics = false;
+  int64_t repeat = 1;
   bool print_timing = false;
 };
 
-void PrintUsage(FILE* stream) {
-  std::fprintf(stream,
-               "usage: ember-run-module --module=FILE --function=NAME "
-               "[--device=URI] [--parameters=[SCOPE=]FILE ...]\n"
-               "       [--input=VALUE ...] [--output=SPEC ...]\n"
-               "       [--expected_output=VALUE ...] [--repeat=N] "
-               "[--print-timing]\n"
-               "  --device=URI        local-sync, local-task (default), "
-               "local-task?worker_count=N\n"
-               "  --parameters=[SCOPE=]FILE  parameters (.irpa, .gguf, "
-               ".safetensors) for SCOPE\n"
-               "                      (empty when not given); repeatable\n"
-               "  --input=TYPE=VALUE  a scalar argument: i32=5, i64=-1, "
-               "f32=0.5, f64=2.25;\n"
-               "                      a bare VALUE takes its type from the "
-               "function's signature;\n"
-               "                      tensors: 2x2xf32=1,2,3,4 (one value "
-               "fills the tensor),\n"
-               "                      4xf32=@raw.bin; NumPy arrays: @a.npy "
-               "(first), +a.npy (next),\n"
-               "                      *a.npy (all the rest); (null)\n"
-               "  --output=SPEC       per result: - (print), empty (drop), "
-               "@f.npy (write),\n"
-               "                      +f.npy (append); other files get raw "
-               "bytes\n"
-               "  --expected_output=VALUE  per result, as --input; "
-               "(ignored) skips one\n"
-               "  --expected_f16_threshold=X, --expected_f32_threshold=X,\n"
-               "  --expected_f64_threshold=X, "
-               "--equality_mode=absolute|relative|exact\n"
-               "  --output_max_element_count=N  elements printed per tensor "
-               "(default 1024)\n"
-               "  --repeat=N          call the function N times (default 1)\n"
-               "  --print-timing      per-call times on stderr\n");
+constexpr char kUsage[] =
+    "usage: ember-run-module --module=FILE [--function=NAME] [--device=URI]\n"
+    "       [--input=VALUE ...] [--output=SPEC ...] "
+    "[--expected_output=VALUE ...]\n"
+    "Calls one exported function of a .vmfb and prints its results, as "
+    "iree-run-module.";
+
+void AddFlags(ember::tools::Flags& flags, Options* options) {
+  flags.Section("Function");
+  flags.String("function", "NAME",
+               "the export to call (optional when the module has one)",
+               &options->function);
+  flags.List("input", "VALUE",
+             "an argument: 5, i32=5, f64=0.25; 2x2xf32=1,2,3,4; "
+             "4xf32=@raw.bin; @a.npy, +a.npy, *a.npy; (null) for a null ref",
+             &options->inputs);
+  flags.Bool("print_statistics",
+             "prints the device allocator's statistics to stderr on exit",
+             &options->print_statistics);
+  flags.DefaultOnly("instrument_file", "FILE", "instrument data of the program",
+                    "");
+  ember::tools::AddResultFlags(flags, &options->results);
+  ember::tools::AddCommonFlags(flags, &options->common);
+  flags.Section("Ember's own");
+  flags.Int("repeat", "N",
+            "calls the function N times (default 1); results of the last", 1,
+            INT64_MAX, &options->repeat);
+  flags.Bool("print-timing", "per-call wall and CPU times on stderr",
+             &options->print_timing);
 }
 
 // Runs the function; returns the exit status (1 when a result differs from
 // its expected value).
 Result<int> Run(const Options& options) {
-  EMBER_ASSIGN_OR_RETURN(
-      ember::tools::Program program,
-      ember::tools::LoadProgram(options.module_path, options.device, nullptr,
-                                options.parameters));
+  EMBER_ASSIGN_OR_RETURN(ember::tools::Program program,
+                         ember::tools::LoadProgramFromFlags(options.common));
   const auto& module = program.module;
-
   EMBER_ASSIGN_OR_RETURN(
-      ember::vm::CallingConvention cconv,
-      ember::tools::FindFunction(*program.module, options.function));
+      std::string function_name,
+      ember::tools::ResolveFunction(*module, options.function));
+  EMBER_ASSIGN_OR_RETURN(ember::vm::CallingConvention cconv,
+                         ember::tools::FindFunction(*module, function_name));
   EMBER_ASSIGN_OR_RETURN(
       std::vector<Variant> arguments,
       ember::tools::ParseInputs(program, cconv, options.inputs));
@@ -150,15 +134,29 @@ Result<int> Run(const Options& options) {
                                            program.instance, program.modules));
   EMBER_ASSIGN_OR_RETURN(ember::vm::Function function,
                          context->LookupFunction(std::string(module->name()) +
-                                                 "." + options.function));
+                                                 "." + function_name));
 
   std::vector<double> wall_ms;
   std::vector<double> cpu_ms;
   std::vector<Variant> results;
-  for (long call = 0; call < options.repeat; ++call) {
+  // A coarse-fences function gets new fences for each call, and the call
+  // is over when its signal fence is reached.
+  const bool coarse_fences =
+      ember::tools::UsesCoarseFences(*module, function_name);
+  for (int64_t call = 0; call < options.repeat; ++call) {
+    std::vector<Variant> fenced;
+    ember::Ref<ember::hal::Fence> signal;
+    if (coarse_fences) {
+      fenced = arguments;
+      signal = ember::tools::AppendCallFences(fenced);
+    }
     double cpu_start = ProcessCpuMs();
     auto start = std::chrono::steady_clock::now();
-    auto outcome = context->Invoke(function, arguments);
+    auto outcome = context->Invoke(function, signal ? fenced : arguments);
+    if (outcome.ok() && signal) {
+      Status waited = signal->Wait(ember::hal::Timeout::Infinite());
+      if (!waited.ok()) return waited;
+    }
     auto stop = std::chrono::steady_clock::now();
     double cpu_stop = ProcessCpuMs();
     if (!outcome.ok()) return std::move(outcome).status();
@@ -168,41 +166,9 @@ Result<int> Run(const Options& options) {
     results = std::move(*outcome);
   }
 
-  std::printf("EXEC @%s\n", options.function.c_str());
-  int exit_code = 0;
-  if (!options.expected_outputs.empty()) {
-    // Expected tensors live in host memory of their own, as in IREE.
-    Ref<hal::Allocator> heap = hal::Allocator::CreateHeap();
-    EMBER_ASSIGN_OR_RETURN(
-        std::vector<Variant> expected,
-        ember::tools::ParseVariants(cconv.results, options.expected_outputs,
-                                    heap.get(),
-                                    ember::tools::ValueList::kExpectedOutputs),
-        "parsing the expected outputs");
-    std::string report;
-    EMBER_ASSIGN_OR_RETURN(
-        bool matched, ember::tools::CompareResults(expected, results,
-                                                   options.equality, &report));
-    std::fwrite(report.data(), 1, report.size(), stdout);
-    if (matched) {
-      std::printf(
-          "[SUCCESS] all function outputs matched their expected values.\n");
-    } else {
-      exit_code = 1;
-    }
-  } else if (!options.outputs.empty()) {
-    EMBER_RETURN_IF_ERROR(
-        ember::tools::WriteOutputs(results, options.outputs,
-                                   options.output_max_element_count),
-        "outputting the results");
-  } else {
-    for (size_t i = 0; i < results.size(); ++i) {
-      EMBER_ASSIGN_OR_RETURN(std::string text,
-                             ember::tools::FormatVariant(
-                                 results[i], options.output_max_element_count));
-      std::printf("result[%zu]: %s\n", i, text.c_str());
-    }
-  }
+  std::printf("EXEC @%s\n", function_name.c_str());
+  EMBER_ASSIGN_OR_RETURN(int exit_code, ember::tools::ProcessResults(
+                                            options.results, cconv, results));
   std::fflush(stdout);
   if (options.print_timing) {
     std::fprintf(stderr,
@@ -211,28 +177,11 @@ Result<int> Run(const Options& options) {
                  wall_ms.size(), Min(wall_ms), Median(wall_ms), Mean(wall_ms),
                  Min(cpu_ms), Median(cpu_ms));
   }
+  // As IREE, after the results are released.
+  results.clear();
+  arguments.clear();
+  if (options.print_statistics) ember::tools::PrintStatistics(program);
   return exit_code;
-}
-
-// Parses a number flag into `out`; false when the value is not one.
-template <typename T>
-bool ParseNumberFlag(const char* value, T* out) {
-  char* end = nullptr;
-  errno = 0;
-  if constexpr (std::is_same_v<T, float>) {
-    *out = std::strtof(value, &end);
-  } else if constexpr (std::is_same_v<T, double>) {
-    *out = std::strtod(value, &end);
-  } else {
-    if (*value == '-') return false;
-    *out = std::strtoull(value, &end, 10);
-  }
-  return *value != '\0' && *end == '\0' && errno != ERANGE;
-}
-
-int BadFlag(const char* message) {
-  std::fprintf(stderr, "ember-run-module: %s\n", message);
-  return 2;
 }
 
 }  // namespace
@@ -240,78 +189,22 @@ int BadFlag(const char* message) {
 int main(int argc, char** argv) {
   ember::tools::ScopedEnvironmentTrace trace_from_environment;
   Options options;
-  for (int i = 1; i < argc; ++i) {
-    const char* arg = argv[i];
-    const char* value = nullptr;
-    if (std::strcmp(arg, "--help") == 0 || std::strcmp(arg, "-h") == 0) {
-      PrintUsage(stdout);
-      return 0;
-    } else if ((value = FlagValue(arg, "--module"))) {
-      options.module_path = value;
-    } else if ((value = FlagValue(arg, "--device"))) {
-      options.device = value;
-    } else if ((value = FlagValue(arg, "--function"))) {
-      options.function = value;
-    } else if ((value = FlagValue(arg, "--parameters"))) {
-      options.parameters.emplace_back(value);
-    } else if ((value = FlagValue(arg, "--input"))) {
-      options.inputs.emplace_back(value);
-    } else if ((value = FlagValue(arg, "--output"))) {
-      options.outputs.emplace_back(value);
-    } else if ((value = FlagValue(arg, "--expected_output"))) {
-      options.expected_outputs.emplace_back(value);
-    } else if ((value = FlagValue(arg, "--output_max_element_count"))) {
-      if (!ParseNumberFlag(value, &options.output_max_element_count)) {
-        return BadFlag("--output_max_element_count needs a count");
-      }
-    } else if ((value = FlagValue(arg, "--expected_f16_threshold"))) {
-      if (!ParseNumberFlag(value, &options.equality.f16_threshold)) {
-        return BadFlag("--expected_f16_threshold needs a number");
-      }
-    } else if ((value = FlagValue(arg, "--expected_f32_threshold"))) {
-      if (!ParseNumberFlag(value, &options.equality.f32_threshold)) {
-        return BadFlag("--expected_f32_threshold needs a number");
-      }
-    } else if ((value = FlagValue(arg, "--expected_f64_threshold"))) {
-      if (!ParseNumberFlag(value, &options.equality.f64_threshold)) {
-        return BadFlag("--expected_f64_threshold needs a number");
-      }
-    } else if ((value = FlagValue(arg, "--equality_mode"))) {
-      using Mode = ember::tools::Equality::Mode;
-      if (std::strcmp(value, "absolute") == 0) {
-        options.equality.mode = Mode::kAbsolute;
-      } else if (std::strcmp(value, "relative") == 0) {
-        options.equality.mode = Mode::kRelative;
-      } else if (std::strcmp(value, "exact") == 0) {
-        options.equality.mode = Mode::kExact;
-      } else {
-        return BadFlag("--equality_mode is absolute, relative or exact");
-      }
-    } else if ((value = FlagValue(arg, "--repeat"))) {
-      char* end = nullptr;
-      options.repeat = std::strtol(value, &end, 10);
-      if (*value == '\0' || *end != '\0' || options.repeat < 1) {
-        std::fprintf(stderr,
-                     "ember-run-module: --repeat needs a positive count\n");
-        return 2;
-      }
-    } else if (std::strcmp(arg, "--print-timing") == 0) {
-      options.print_timing = true;
-    } else {
-      std::fprintf(stderr, "ember-run-module: unknown argument '%s'\n", arg);
-      PrintUsage(stderr);
-      return 2;
-    }
+  ember::tools::Flags flags("ember-run-module", kUsage);
+  AddFlags(flags, &options);
+  std::vector<std::string> positional;
+  const int parsed = flags.Parse(argc, argv, &positional);
+  if (parsed >= 0) return parsed;
+  for (const std::string& arg : positional) {
+    // iree-run-module ignores positional arguments too; say so, as a
+    // forgotten `--` or a `--module x.vmfb` otherwise goes unnoticed.
+    flags.Complain("ignoring the positional argument '" + arg +
+                   "' (flags are --name=VALUE)");
   }
-  if (options.module_path.empty() || options.function.empty()) {
-    PrintUsage(stderr);
-    return 2;
-  }
+  if (ember::tools::ListDevicesIfAsked(options.common)) return 0;
   Result<int> exit_code = Run(options);
   if (!exit_code.ok()) {
     std::fflush(stdout);
-    std::fprintf(stderr, "ember-run-module: %s\n",
-                 exit_code.status().ToString().c_str());
+    flags.Complain(exit_code.status().ToString());
     return 1;
   }
   std::fflush(stdout);

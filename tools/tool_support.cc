@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -9,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <thread>
+#include <type_traits>
 #include <utility>
 
 #include "runtime/hal/buffer_view.h"
@@ -19,6 +22,7 @@
 #include "runtime/io/parameter_index.h"
 #include "runtime/modules/hal/hal_module.h"
 #include "runtime/modules/io_parameters/io_parameters_module.h"
+#include "runtime/modules/vmvx/vmvx_executable.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/bytecode/module_file.h"
 #include "tools/numpy_io.h"
@@ -420,23 +424,66 @@ LoadParameterProviders(const std::vector<std::string>& specs) {
   return providers;
 }
 
+namespace {
+
+// The bytes of a module read from stdin (`--module=-`), at most 4 GiB.
+Result<std::shared_ptr<const vm::bytecode::ModuleFile>> LoadModuleFromStdin() {
+  constexpr size_t kMaxBytes = size_t{1} << 32;
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  size_t read;
+  while ((read = std::fread(chunk, 1, sizeof(chunk), stdin)) > 0) {
+    if (bytes.size() + read > kMaxBytes) {
+      return ResourceExhaustedError("the module on stdin is over 4 GiB");
+    }
+    bytes.insert(bytes.end(), chunk, chunk + read);
+  }
+  if (std::ferror(stdin)) {
+    return DataLossError(
+        StringPrintf("reading stdin: %s", std::strerror(errno)));
+  }
+  return vm::bytecode::ModuleFile::LoadCopy(bytes);
+}
+
+}  // namespace
+
 Result<Program> LoadProgram(
-    const std::string& path, const std::string& device_uri,
+    const std::vector<std::string>& paths, const std::string& device_uri,
     std::shared_ptr<modules::check::CheckFailures> check_failures,
     const std::vector<std::string>& parameters) {
+  if (paths.empty()) {
+    return InvalidArgumentError(
+        "no module given; use --module=file.vmfb (or --module=- for stdin)");
+  }
   Program program;
   program.instance = vm::Instance::Create();
   EMBER_RETURN_IF_ERROR(modules::hal::RegisterHalTypes(*program.instance));
   program.instance->Freeze();
-  EMBER_ASSIGN_OR_RETURN(auto file, vm::bytecode::ModuleFile::LoadFile(path),
-                         "loading %s", path.c_str());
-  EMBER_ASSIGN_OR_RETURN(
-      program.module,
-      vm::bytecode::BytecodeModule::Create(program.instance, file),
-      "loading %s", path.c_str());
-  if (ImportsFrom(*program.module, "hal.")) {
+  std::vector<std::shared_ptr<vm::bytecode::BytecodeModule>> loaded;
+  bool imports_hal = false, imports_parameters = false;
+  for (const std::string& path : paths) {
+    std::shared_ptr<const vm::bytecode::ModuleFile> file;
+    if (path == "-") {
+      EMBER_ASSIGN_OR_RETURN(file, LoadModuleFromStdin(),
+                             "loading the module on stdin");
+    } else {
+      EMBER_ASSIGN_OR_RETURN(file, vm::bytecode::ModuleFile::LoadFile(path),
+                             "loading %s", path.c_str());
+    }
+    EMBER_ASSIGN_OR_RETURN(
+        auto module,
+        vm::bytecode::BytecodeModule::Create(program.instance, file),
+        "loading %s", path.c_str());
+    imports_hal = imports_hal || ImportsFrom(*module, "hal.");
+    imports_parameters =
+        imports_parameters || ImportsFrom(*module, "io_parameters.");
+    loaded.push_back(std::move(module));
+  }
+  program.module = loaded.back();
+  if (imports_hal) {
     hal::DriverRegistry drivers;
-    EMBER_RETURN_IF_ERROR(hal::cpu::RegisterLocalDrivers(drivers));
+    EMBER_RETURN_IF_ERROR(hal::cpu::RegisterLocalDrivers(
+        drivers, {modules::vmvx::SharedVmvxExecutableLoader()}));
     EMBER_ASSIGN_OR_RETURN(program.device, drivers.CreateDevice(device_uri),
                            "creating device '%s'", device_uri.c_str());
     EMBER_ASSIGN_OR_RETURN(
@@ -445,7 +492,7 @@ Result<Program> LoadProgram(
                                       modules::hal::StdioDebugSink(stderr)));
     program.modules.push_back(std::move(hal_module));
   }
-  if (!parameters.empty() || ImportsFrom(*program.module, "io_parameters.")) {
+  if (!parameters.empty() || imports_parameters) {
     EMBER_ASSIGN_OR_RETURN(auto providers, LoadParameterProviders(parameters));
     EMBER_ASSIGN_OR_RETURN(
         auto io_parameters_module,
@@ -457,7 +504,7 @@ Result<Program> LoadProgram(
                                                   std::move(check_failures)));
     program.modules.push_back(std::move(check_module));
   }
-  program.modules.push_back(program.module);
+  for (auto& module : loaded) program.modules.push_back(std::move(module));
   return program;
 }
 
@@ -468,6 +515,25 @@ std::vector<std::string> ExportNames(const vm::Module& module) {
     if (!name.starts_with("__")) names.emplace_back(name);
   }
   return names;
+}
+
+bool UsesCoarseFences(const vm::Module& module, const std::string& name) {
+  for (size_t i = 0; i < module.export_count(); ++i) {
+    const vm::ExportInfo info = module.export_info(i);
+    if (info.name != name) continue;
+    for (const vm::ReflectionAttr& attr : info.attrs) {
+      if (attr.key == "iree.abi.model") return attr.value == "coarse-fences";
+    }
+    return false;
+  }
+  return false;
+}
+
+Ref<hal::Fence> AppendCallFences(std::vector<vm::Variant>& arguments) {
+  arguments.emplace_back(vm::VmRef::Of(hal::Fence::Create()));
+  Ref<hal::Fence> signal = hal::Fence::CreateWithNewSemaphore();
+  arguments.emplace_back(vm::VmRef::Of(signal));
+  return signal;
 }
 
 Result<vm::CallingConvention> FindFunction(const vm::Module& module,
@@ -732,6 +798,24 @@ bool ElementMatches(const Equality& equality, hal::ElementType type,
   if (equality.mode == Equality::Mode::kExact) {
     return std::memcmp(expected, actual, size) == 0;
   }
+  if (equality.mode == Equality::Mode::kApproximate) {
+    double atol;
+    switch (type) {
+      case hal::ElementType::kFloat16: atol = equality.f16_threshold; break;
+      case hal::ElementType::kFloat32: atol = equality.f32_threshold; break;
+      case hal::ElementType::kFloat64: atol = equality.f64_threshold; break;
+      case hal::ElementType::kBfloat16: atol = equality.bf16_threshold; break;
+      default: return std::memcmp(expected, actual, size) == 0;
+    }
+    // Every one of these widens to f64 exactly.
+    double e, a;
+    hal::DecodeFloat(expected, type, &e);
+    hal::DecodeFloat(actual, type, &a);
+    if (a == e) return true;
+    if (std::isnan(a) && std::isnan(e)) return true;
+    if (!std::isfinite(e)) return false;
+    return std::fabs(a - e) <= atol + equality.rtol * std::fabs(e);
+  }
   const bool relative = equality.mode == Equality::Mode::kRelative;
   switch (type) {
     case hal::ElementType::kFloat16:
@@ -906,12 +990,727 @@ Result<bool> CompareResults(const std::vector<vm::Variant>& expected,
   return all_match;
 }
 
-// The value of `--name=VALUE` in `arg`, or nullptr when arg is another flag.
-const char* FlagValue(const char* arg, const char* name) {
-  size_t length = std::strlen(name);
-  if (std::strncmp(arg, name, length) != 0 || arg[length] != '=')
-    return nullptr;
-  return arg + length + 1;
+// ---------------------------------------------------------------------------
+// Command lines
+// ---------------------------------------------------------------------------
+
+namespace {
+
+std::string_view Trim(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\n\r\f\v");
+  if (first == std::string_view::npos) return {};
+  const size_t last = text.find_last_not_of(" \t\n\r\f\v");
+  return text.substr(first, last - first + 1);
+}
+
+std::string Lower(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return lower;
+}
+
+// IREE's boolean values; Ember refuses the words IREE silently reads as
+// false (`--print_statistics=yes` would turn it off there).
+Result<bool> ParseIreeBool(const std::string& value) {
+  if (value.empty() || value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  return InvalidArgumentError("'" + value + "' is not true or false");
+}
+
+// Google Benchmark's: empty or anything but a false word is true.
+Result<bool> ParseBenchmarkBool(const std::string& value) {
+  const std::string lower = Lower(value);
+  if (lower.empty()) return true;
+  if (lower.size() == 1) {
+    const char c = lower[0];
+    if (c == '0' || c == 'f' || c == 'n') return false;
+    if (std::isalnum(static_cast<unsigned char>(c))) return true;
+    return InvalidArgumentError("'" + value + "' is not a boolean");
+  }
+  if (lower == "false" || lower == "no" || lower == "off") return false;
+  if (lower == "true" || lower == "yes" || lower == "on") return true;
+  return InvalidArgumentError("'" + value + "' is not a boolean");
+}
+
+// A value must be one of `choices` (for ignored flags whose values IREE
+// checks).
+Flags::Handler OneOf(std::vector<std::string> choices) {
+  return [choices = std::move(choices)](const std::string& value) -> Status {
+    for (const std::string& choice : choices) {
+      if (value == choice) return Status::Ok();
+    }
+    std::string list;
+    for (const std::string& choice : choices) {
+      list += (list.empty() ? "" : ", ") +
+              (choice.empty() ? std::string("\"\"") : choice);
+    }
+    return InvalidArgumentError("'" + value + "' is not one of " + list);
+  };
+}
+
+constexpr int kMaxFlagFileDepth = 8;
+constexpr size_t kMaxFlagFileBytes = size_t{1} << 20;
+
+}  // namespace
+
+Flags::Flags(std::string tool, std::string usage)
+    : tool_(std::move(tool)), usage_(std::move(usage)) {}
+
+void Flags::Section(std::string title) {
+  flags_.push_back({"", "", std::move(title), Kind::kSection, nullptr});
+}
+
+void Flags::Add(std::string name, std::string hint, std::string help,
+                Handler handler) {
+  flags_.push_back({std::move(name), std::move(hint), std::move(help),
+                    Kind::kImplemented, std::move(handler)});
+}
+
+void Flags::String(std::string name, std::string hint, std::string help,
+                   std::string* out) {
+  Add(std::move(name), std::move(hint), std::move(help),
+      [out](const std::string& value) {
+        *out = value;
+        return Status::Ok();
+      });
+}
+
+void Flags::List(std::string name, std::string hint, std::string help,
+                 std::vector<std::string>* out) {
+  Add(std::move(name), std::move(hint), std::move(help),
+      [out](const std::string& value) {
+        out->push_back(value);
+        return Status::Ok();
+      });
+}
+
+void Flags::Bool(std::string name, std::string help, bool* out) {
+  Add(std::move(name), "", std::move(help),
+      [out](const std::string& value) -> Status {
+        EMBER_ASSIGN_OR_RETURN(*out, ParseIreeBool(value));
+        return Status::Ok();
+      });
+}
+
+void Flags::BenchmarkBool(std::string name, std::string help, bool* out) {
+  Add(std::move(name), "", std::move(help),
+      [out](const std::string& value) -> Status {
+        EMBER_ASSIGN_OR_RETURN(*out, ParseBenchmarkBool(value));
+        return Status::Ok();
+      });
+}
+
+void Flags::Int(std::string name, std::string hint, std::string help,
+                int64_t minimum, int64_t maximum, int64_t* out) {
+  Add(std::move(name), std::move(hint), std::move(help),
+      [out, minimum, maximum](const std::string& value) -> Status {
+        char* end = nullptr;
+        errno = 0;
+        const long long parsed = std::strtoll(value.c_str(), &end, 10);
+        if (value.empty() || *end != '\0' || errno == ERANGE ||
+            parsed < minimum || parsed > maximum) {
+          return InvalidArgumentError(
+              StringPrintf("'%s' is not a whole number in [%lld, %lld]",
+                           value.c_str(), static_cast<long long>(minimum),
+                           static_cast<long long>(maximum)));
+        }
+        *out = parsed;
+        return Status::Ok();
+      });
+}
+
+void Flags::Ignored(std::string name, std::string hint, std::string why,
+                    Handler check) {
+  flags_.push_back({std::move(name), std::move(hint), std::move(why),
+                    Kind::kIgnored, std::move(check)});
+}
+
+void Flags::DefaultOnly(std::string name, std::string hint, std::string help,
+                        std::string default_value) {
+  const bool boolean = default_value == "false";
+  Handler handler = [name, boolean,
+                     default_value](const std::string& value) -> Status {
+    bool at_default;
+    if (boolean) {
+      EMBER_ASSIGN_OR_RETURN(bool set, ParseIreeBool(value));
+      at_default = !set;
+    } else {
+      at_default = value == default_value;
+    }
+    if (at_default) return Status::Ok();
+    return UnimplementedError(
+        "--" + name + (boolean ? "" : "=" + value) +
+        " is not implemented in Ember (only IREE's default, " +
+        (default_value.empty() ? std::string("\"\"") : default_value) +
+        ", is accepted)");
+  };
+  flags_.push_back({std::move(name), std::move(hint), std::move(help),
+                    Kind::kDefaultOnly, std::move(handler)});
+}
+
+const Flags::Flag* Flags::Find(std::string_view name) const {
+  for (const Flag& flag : flags_) {
+    if (flag.kind != Kind::kSection && flag.name == name) return &flag;
+  }
+  return nullptr;
+}
+
+Status Flags::ParseOne(std::string_view text, const std::string& origin,
+                       int depth) {
+  const size_t equals = text.find('=');
+  const std::string name(Trim(text.substr(0, equals)));
+  std::string value(equals == std::string_view::npos
+                        ? std::string_view()
+                        : Trim(text.substr(equals + 1)));
+  auto where = [&] { return origin.empty() ? std::string() : origin + ": "; };
+  if (name == "help") {
+    help_ = true;
+    return Status::Ok();
+  }
+  if (name == "flagfile") {
+    if (value.empty()) {
+      return InvalidArgumentError(where() + "--flagfile= needs a file path");
+    }
+    return ParseFlagFile(value, depth + 1);
+  }
+  const Flag* flag = Find(name);
+  if (!flag) {
+    return InvalidArgumentError(where() + "flag '" + name +
+                                "' not recognized (see --help)");
+  }
+  // As IREE: "x" loses its quotes. IREE keeps a bare `""` as two quote
+  // characters (so its own --help output, read back as a flag file, turns
+  // on --device_replay_output); Ember reads it as the empty string.
+  if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+    value = value.substr(1, value.size() - 2);
+  }
+  if (!flag->handler) return Status::Ok();
+  Status status = flag->handler(value);
+  if (status.ok()) return status;
+  if (status.code() == StatusCode::kUnimplemented) {
+    return Status(status.code(), where() + std::string(status.message()));
+  }
+  return Status(status.code(),
+                where() + "--" + name + ": " + std::string(status.message()));
+}
+
+Status Flags::ParseFlagFile(const std::string& path, int depth) {
+  if (depth > kMaxFlagFileDepth) {
+    return InvalidArgumentError(
+        StringPrintf("--flagfile=%s: flag files nest more than %d deep",
+                     path.c_str(), kMaxFlagFileDepth));
+  }
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (!file) {
+    return NotFoundError(StringPrintf("--flagfile: cannot open '%s': %s",
+                                      path.c_str(), std::strerror(errno)));
+  }
+  std::string contents;
+  char chunk[4096];
+  size_t read;
+  while ((read = std::fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    if (contents.size() + read > kMaxFlagFileBytes) {
+      std::fclose(file);
+      return ResourceExhaustedError(
+          StringPrintf("--flagfile: '%s' is over %zu bytes", path.c_str(),
+                       kMaxFlagFileBytes));
+    }
+    contents.append(chunk, read);
+  }
+  std::fclose(file);
+  std::string_view rest = contents;
+  int line_number = 0;
+  while (!rest.empty()) {
+    const size_t newline = rest.find('\n');
+    std::string_view line = Trim(rest.substr(0, newline));
+    rest = newline == std::string_view::npos ? std::string_view()
+                                             : rest.substr(newline + 1);
+    ++line_number;
+    if (line.empty() || line.starts_with('#') || line.starts_with("//")) {
+      continue;
+    }
+    const std::string origin = StringPrintf("%s:%d", path.c_str(), line_number);
+    if (!line.starts_with("--")) {
+      return InvalidArgumentError(origin +
+                                  ": positional arguments are not allowed in "
+                                  "flag files");
+    }
+    EMBER_RETURN_IF_ERROR(ParseOne(line.substr(2), origin, depth));
+  }
+  return Status::Ok();
+}
+
+int Flags::Parse(int argc, char** argv, std::vector<std::string>* positional) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = Trim(argv[i]);
+    if (arg == "-h") {
+      help_ = true;
+      continue;
+    }
+    if (!arg.starts_with("--")) {
+      positional->emplace_back(arg);
+      continue;
+    }
+    Status status = ParseOne(arg.substr(2), "", 0);
+    if (!status.ok()) {
+      Complain(status.ToString());
+      return 2;
+    }
+  }
+  if (help_) {
+    PrintHelp(stdout);
+    return 0;
+  }
+  return -1;
+}
+
+void Flags::Complain(const std::string& message) const {
+  std::fprintf(stderr, "%s: %s\n", tool_.c_str(), message.c_str());
+}
+
+void Flags::PrintHelp(std::FILE* out) const {
+  std::fprintf(out, "%s\n", usage_.c_str());
+  std::fprintf(out,
+               "\nFlags are IREE's: --name=VALUE (a boolean also as --name), "
+               "--flagfile=FILE reads\none flag per line. Unknown flags are "
+               "errors; [ignored] flags are accepted\nbut only tune IREE "
+               "internals Ember has no counterpart of; [default only]\nflags "
+               "are refused as not implemented unless at IREE's default.\n");
+  auto line = [&](const Flag& flag, const char* tag) {
+    std::string left = "--" + flag.name;
+    if (!flag.hint.empty()) left += "=" + flag.hint;
+    std::fprintf(out, "  %-40s %s%s\n", left.c_str(), tag, flag.help.c_str());
+  };
+  for (const Flag& flag : flags_) {
+    switch (flag.kind) {
+      case Kind::kSection:
+        std::fprintf(out, "\n%s:\n", flag.help.c_str());
+        break;
+      case Kind::kImplemented: line(flag, ""); break;
+      case Kind::kIgnored: line(flag, "[ignored] "); break;
+      case Kind::kDefaultOnly: line(flag, "[default only] "); break;
+    }
+  }
+  std::fprintf(out, "  %-40s %s\n  %-40s %s\n", "--flagfile=FILE",
+               "reads flags from FILE, one per line", "--help", "this text");
+}
+
+// IREE 3.13's shared tooling flags (and 3.11/3.12's names), sorted:
+//   implemented   --module (repeatable, `-` for stdin), --device (one),
+//                 --device_allocator=caching, --parameters,
+//                 --task_topology_group_count, --task_topology_max_group_count,
+//                 --list_drivers, --list_devices, --dump_devices;
+//   ignored       --module_mode, --parameter_mode (how files are read);
+//                 --task_topology_mode/_nodes/_performance_level/
+//                 _distribution/_favor (where workers run: Ember does not
+//                 pin them); --task_worker_spin_us, --task_worker_stack_size;
+//                 the --device_replay_file_*, --device_profiling_filter_*,
+//                 _counter, _flush_interval_ms and --device_capture_file/
+//                 _label flags, which act only with a refused flag below;
+//                 every --cuda_*, --hip_*, --vulkan_* flag (no such device);
+//   default-only  --task_topology_cpu_ids, --task_topology_snapshot,
+//                 --dump_task_topologies, --task_worker_local_memory,
+//                 --task_abort_on_failure, --executable_plugin,
+//                 --trace_execution, --device_lead_allocator,
+//                 --device_replay_output, --device_profiling_mode,
+//                 --device_profiling_output (3.11: _file),
+//                 --print_device_statistics, --device_capture_tool,
+//                 --agents_md.
+void AddCommonFlags(Flags& flags, CommonOptions* options) {
+  flags.Section("Modules, devices and parameters");
+  flags.List("module", "FILE",
+             "a .vmfb to load (- reads stdin); repeatable, the last is the "
+             "program",
+             &options->modules);
+  flags.List("device", "URI",
+             "local-task (default), local-sync, local-task?worker_count=N "
+             "(one device)",
+             &options->devices);
+  flags.List("device_allocator", "caching[:...]",
+             "caching: accepted (Ember's allocator always reuses freed "
+             "blocks); debug: not implemented",
+             &options->allocators);
+  flags.List("parameters", "[SCOPE=]FILE",
+             "parameters (.irpa, .gguf, .safetensors) for SCOPE; repeatable",
+             &options->parameters);
+  flags.Bool("list_drivers", "lists the HAL drivers and exits",
+             &options->list_drivers);
+  flags.Add("list_devices", "[DRIVER]", "lists the devices and exits",
+            [options](const std::string& value) {
+              options->list_devices = true;
+              options->list_devices_driver = value;
+              return Status::Ok();
+            });
+  flags.Add("dump_devices", "[DRIVER]", "describes the devices and exits",
+            [options](const std::string& value) {
+              options->dump_devices = true;
+              options->dump_devices_driver = value;
+              return Status::Ok();
+            });
+  flags.Ignored("module_mode", "preload|mmap",
+                "how the file is read; the module is the same either way",
+                OneOf({"preload", "mmap"}));
+  flags.Ignored("parameter_mode", "preload|file",
+                "how parameter files are read; the values are the same",
+                OneOf({"preload", "file"}));
+
+  flags.Section("Task system (local-task)");
+  flags.Int("task_topology_group_count", "N",
+            "workers of local-task; 0 (default): see the next flag", 0, 1024,
+            &options->group_count);
+  flags.Int("task_topology_max_group_count", "N",
+            "caps the default worker count (the host's cores; default 64)", 1,
+            1024, &options->max_group_count);
+  const char* placement = "which cores workers use; Ember does not pin them";
+  flags.Ignored("task_topology_mode", "physical_cores", placement);
+  flags.Ignored("task_topology_nodes", "current|numa|all|IDS", placement);
+  flags.Ignored("task_topology_performance_level", "any|low|high", placement,
+                OneOf({"any", "low", "efficiency", "high", "performance"}));
+  flags.Ignored("task_topology_distribution", "compact|scatter", placement,
+                OneOf({"compact", "scatter"}));
+  flags.Ignored("task_topology_favor", "latency|throughput|efficiency",
+                placement, OneOf({"", "latency", "throughput", "efficiency"}));
+  flags.Ignored("task_worker_spin_us", "N",
+                "worker spin time; timing only, never results");
+  flags.Ignored("task_worker_stack_size", "BYTES",
+                "worker stack size; Ember's workers size their own stacks");
+  flags.DefaultOnly("task_topology_cpu_ids", "0,1,...", "pins workers to CPUs",
+                    "");
+  flags.DefaultOnly("task_topology_snapshot", "FILE", "a captured CPU topology",
+                    "");
+  flags.DefaultOnly("dump_task_topologies", "", "prints the topology", "false");
+  flags.DefaultOnly("task_worker_local_memory", "BYTES",
+                    "per-worker local memory", "0");
+  flags.DefaultOnly("task_abort_on_failure", "", "aborts on a task failure",
+                    "false");
+  flags.DefaultOnly("executable_plugin", "FILE",
+                    "a plugin resolving executable imports", "");
+
+  flags.Section("IREE diagnostics Ember does not have");
+  flags.DefaultOnly("trace_execution", "", "traces VM execution", "false");
+  flags.DefaultOnly("device_lead_allocator", "N", "the lead device of several",
+                    "0");
+  flags.DefaultOnly("device_replay_output", "FILE", "HAL replay capture", "");
+  flags.Ignored("device_replay_file_policy", "POLICY",
+                "only used with --device_replay_output",
+                OneOf({"reference", "capture-ranges", "capture-all", "fail"}));
+  flags.Ignored("device_replay_file_validation", "identity|digest",
+                "only used with --device_replay_output",
+                OneOf({"identity", "digest"}));
+  flags.DefaultOnly("device_profiling_mode", "MODES", "HAL profiling", "");
+  flags.DefaultOnly("device_profiling_output", "FILE", "HAL profiling", "");
+  flags.DefaultOnly("device_profiling_file", "FILE",
+                    "IREE 3.11's name of --device_profiling_output", "");
+  for (const char* name :
+       {"device_profiling_filter_function",
+        "device_profiling_filter_command_buffer",
+        "device_profiling_filter_command_index",
+        "device_profiling_filter_physical_device",
+        "device_profiling_filter_queue", "device_profiling_counter",
+        "device_profiling_flush_interval_ms"}) {
+    flags.Ignored(name, "X", "only used with --device_profiling_mode");
+  }
+  flags.DefaultOnly("print_device_statistics", "", "HAL profiling statistics",
+                    "false");
+  flags.DefaultOnly("device_capture_tool", "TOOL",
+                    "external capture (renderdoc, metal)", "");
+  flags.Ignored("device_capture_file", "FILE",
+                "only used with --device_capture_tool");
+  flags.Ignored("device_capture_label", "LABEL",
+                "only used with --device_capture_tool");
+  flags.DefaultOnly("agents_md", "", "prints replay capture guidance", "false");
+
+  // The flags of drivers Ember does not have: a --device naming one of
+  // them fails, so they can change nothing.
+  flags.Section("Flags of IREE's GPU drivers (no such device in Ember)");
+  for (const char* name : {"cuda_use_streams",
+                           "cuda_allow_inline_execution",
+                           "cuda_async_allocations",
+                           "cuda_tracing",
+                           "cuda_default_index",
+                           "cuda_default_index_from_mpi",
+                           "hip_dylib_path",
+                           "hip_use_streams",
+                           "hip_allow_inline_execution",
+                           "hip_async_allocations",
+                           "hip_async_caching",
+                           "hip_tracing",
+                           "hip_default_index",
+                           "vulkan_libvulkan_search_path",
+                           "vulkan_validation_layers",
+                           "vulkan_debug_utils",
+                           "vulkan_debug_verbosity",
+                           "vulkan_tracing",
+                           "vulkan_robust_buffer_access",
+                           "vulkan_sparse_binding",
+                           "vulkan_sparse_residency",
+                           "vulkan_buffer_device_addresses",
+                           "vulkan_dispatch_abi",
+                           "vulkan_cached_bda_replay_instances",
+                           "vulkan_cached_bda_replay_publication_bytes",
+                           "vulkan_retained_cached_bda_replay_instances",
+                           "vulkan_dedicated_compute_queue"}) {
+    flags.Ignored(name, "X", "for a device Ember cannot create");
+  }
+}
+
+bool ListDevicesIfAsked(const CommonOptions& options) {
+  if (!options.list_drivers && !options.list_devices && !options.dump_devices) {
+    return false;
+  }
+  hal::DriverRegistry drivers;
+  hal::cpu::RegisterLocalDrivers(drivers).IgnoreError();  // fixed names
+  const std::string rule(76, '=');
+  if (options.list_drivers) {
+    std::printf(
+        "# %s\n# Available HAL drivers\n# %s\n# Use --list_devices={driver "
+        "name} to enumerate available devices.\n\n",
+        rule.c_str(), rule.c_str());
+    for (const hal::DriverInfo& info : drivers.drivers()) {
+      std::printf("%16s: %s\n", info.name.c_str(), info.description.c_str());
+    }
+  }
+  auto wanted = [](const std::string& filter, const hal::DriverInfo& info) {
+    return filter.empty() || filter == info.name;
+  };
+  if (options.list_devices) {
+    for (const hal::DriverInfo& info : drivers.drivers()) {
+      if (wanted(options.list_devices_driver, info)) {
+        std::printf("%s://\n", info.name.c_str());
+      }
+    }
+  }
+  if (options.dump_devices) {
+    for (const hal::DriverInfo& info : drivers.drivers()) {
+      if (!wanted(options.dump_devices_driver, info)) continue;
+      std::printf(
+          "# %s\n# Enumerated devices for driver '%s'\n# %s\n\n"
+          "# ===%s===\n# --device=%s://\n#   %s\n# ===%s===\n\n",
+          rule.c_str(), info.name.c_str(), rule.c_str(),
+          std::string(70, '-').c_str(), info.name.c_str(),
+          info.description.c_str(), std::string(70, '-').c_str());
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// The host's physical cores, which IREE's default topology gives one worker
+// each: distinct (package, core) pairs of the online CPUs in Linux's sysfs,
+// or the hardware thread count where sysfs does not say.
+int64_t PhysicalCoreCount() {
+  const int64_t threads =
+      std::max<int64_t>(1, std::thread::hardware_concurrency());
+  std::vector<std::pair<long, long>> cores;
+  for (int64_t cpu = 0; cpu < std::min<int64_t>(threads, 4096); ++cpu) {
+    const std::string base =
+        StringPrintf("/sys/devices/system/cpu/cpu%lld/topology/",
+                     static_cast<long long>(cpu));
+    auto read = [&](const char* name, long* value) {
+      std::FILE* file = std::fopen((base + name).c_str(), "r");
+      if (!file) return false;
+      const bool ok = std::fscanf(file, "%ld", value) == 1;
+      std::fclose(file);
+      return ok;
+    };
+    long package = 0, core = 0;
+    if (!read("physical_package_id", &package) || !read("core_id", &core)) {
+      return threads;
+    }
+    cores.emplace_back(package, core);
+  }
+  std::sort(cores.begin(), cores.end());
+  cores.erase(std::unique(cores.begin(), cores.end()), cores.end());
+  return cores.empty() ? threads : static_cast<int64_t>(cores.size());
+}
+
+}  // namespace
+
+Result<std::string> SelectDevice(const CommonOptions& options) {
+  if (options.devices.size() > 1) {
+    return UnimplementedError(
+        "several --device flags (a multi-device program) are not "
+        "implemented in Ember");
+  }
+  for (const std::string& spec : options.allocators) {
+    const std::string name = spec.substr(0, spec.find(':'));
+    if (name == "caching") continue;
+    if (name == "debug") {
+      return UnimplementedError(
+          "--device_allocator=debug (scribbling over new buffers) is not "
+          "implemented in Ember");
+    }
+    return InvalidArgumentError("--device_allocator: unrecognized allocator '" +
+                                name + "' (caching, debug)");
+  }
+  std::string device =
+      options.devices.empty() ? "local-task" : options.devices.front();
+  // Only a bare local-task URI takes its worker count from the flags; an
+  // explicit ?worker_count= wins, as the URI is the more specific.
+  const bool local_task = device == "local-task" ||
+                          device.starts_with("local-task:") ||
+                          device.starts_with("local-task?");
+  if (local_task && device.find("worker_count=") == std::string::npos) {
+    int64_t workers = options.group_count;
+    if (workers == 0) {
+      workers = std::min(PhysicalCoreCount(), options.max_group_count);
+    }
+    device += (device.find('?') == std::string::npos ? "?" : "&");
+    device += "worker_count=" + std::to_string(workers);
+  }
+  return device;
+}
+
+Result<Program> LoadProgramFromFlags(
+    const CommonOptions& options,
+    std::shared_ptr<modules::check::CheckFailures> check_failures) {
+  EMBER_ASSIGN_OR_RETURN(std::string device, SelectDevice(options));
+  return LoadProgram(options.modules, device, std::move(check_failures),
+                     options.parameters);
+}
+
+Result<std::string> ResolveFunction(const vm::Module& module,
+                                    const std::string& function) {
+  if (!function.empty()) return function;
+  // IREE skips the same names: initializers and other `__` internals, and
+  // `$` variants with special ABIs.
+  std::vector<std::string> candidates;
+  for (const std::string& name : ExportNames(module)) {
+    if (name.find('$') == std::string::npos) candidates.push_back(name);
+  }
+  if (candidates.size() == 1) return candidates.front();
+  if (candidates.empty()) {
+    return InvalidArgumentError(
+        "no exported functions found in module; at least one must be present");
+  }
+  std::string names;
+  for (const std::string& name : candidates) {
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  return InvalidArgumentError(
+      "more than one exported function present; --function= must be "
+      "specified explicitly (the module exports: " +
+      names + ")");
+}
+
+void PrintStatistics(const Program& program) {
+  if (!program.device) return;
+  const hal::AllocatorStatistics stats =
+      program.device->allocator().statistics();
+  auto i64 = [](uint64_t v) { return static_cast<long long>(v); };
+  std::fprintf(stderr,
+               "Device: %s\n[[ iree_hal_allocator_t memory statistics ]]\n"
+               "  HOST_LOCAL: %12lldB peak / %12lldB allocated / %12lldB "
+               "freed / %12lldB live\n"
+               "DEVICE_LOCAL: %12lldB peak / %12lldB allocated / %12lldB "
+               "freed / %12lldB live\n\n",
+               std::string(program.device->id()).c_str(),
+               i64(stats.host_bytes_peak), i64(stats.host_bytes_allocated),
+               i64(stats.host_bytes_freed),
+               i64(stats.host_bytes_allocated - stats.host_bytes_freed),
+               i64(stats.device_bytes_peak), i64(stats.device_bytes_allocated),
+               i64(stats.device_bytes_freed),
+               i64(stats.device_bytes_allocated - stats.device_bytes_freed));
+}
+
+void AddResultFlags(Flags& flags, ResultOptions* options) {
+  flags.Section("Results");
+  flags.List("output", "SPEC",
+             "per result: - (print), empty (drop), @f.npy / +f.npy "
+             "(write / append; other files raw)",
+             &options->outputs);
+  flags.List("expected_output", "VALUE",
+             "per result, as --input; (ignored) skips one; compares instead "
+             "of printing",
+             &options->expected_outputs);
+  flags.Int("output_max_element_count", "N",
+            "elements printed per tensor (default 1024)", 0, INT64_MAX,
+            &options->output_max_element_count);
+  Equality* equality = &options->equality;
+  auto threshold = [&flags](const char* name, const char* help, auto* out) {
+    flags.Add(name, "X", help, [out](const std::string& value) -> Status {
+      char* end = nullptr;
+      errno = 0;
+      const double parsed = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || errno == ERANGE ||
+          !std::isfinite(parsed)) {
+        return InvalidArgumentError("'" + value + "' is not a number");
+      }
+      *out = static_cast<std::remove_reference_t<decltype(*out)>>(parsed);
+      return Status::Ok();
+    });
+  };
+  threshold("expected_f16_threshold", "f16 tolerance (default 0.001)",
+            &equality->f16_threshold);
+  threshold("expected_f32_threshold", "f32 tolerance (default 0.0001)",
+            &equality->f32_threshold);
+  threshold("expected_f64_threshold", "f64 tolerance (default 0.0001)",
+            &equality->f64_threshold);
+  threshold("expected_bf16_threshold",
+            "bf16 tolerance, approximate mode (default 0.01)",
+            &equality->bf16_threshold);
+  threshold("expected_rtol",
+            "relative tolerance, approximate mode (default 1e-05)",
+            &equality->rtol);
+  flags.Add("equality_mode", "MODE",
+            "approximate (default; |a-e| <= atol + rtol*|e|), exact, or "
+            "3.11's absolute, relative",
+            [equality](const std::string& value) -> Status {
+              using Mode = Equality::Mode;
+              if (value == "approximate") {
+                equality->mode = Mode::kApproximate;
+              } else if (value == "exact") {
+                equality->mode = Mode::kExact;
+              } else if (value == "absolute") {
+                equality->mode = Mode::kAbsolute;
+              } else if (value == "relative") {
+                equality->mode = Mode::kRelative;
+              } else {
+                return InvalidArgumentError(
+                    "'" + value +
+                    "' is not approximate, exact, absolute or relative");
+              }
+              return Status::Ok();
+            });
+}
+
+Result<int> ProcessResults(const ResultOptions& options,
+                           const vm::CallingConvention& cconv,
+                           const std::vector<vm::Variant>& results) {
+  const uint64_t max_elements =
+      static_cast<uint64_t>(options.output_max_element_count);
+  if (!options.expected_outputs.empty()) {
+    // Expected tensors live in host memory of their own, as in IREE.
+    Ref<hal::Allocator> heap = hal::Allocator::CreateHeap();
+    EMBER_ASSIGN_OR_RETURN(
+        std::vector<vm::Variant> expected,
+        ParseVariants(cconv.results, options.expected_outputs, heap.get(),
+                      ValueList::kExpectedOutputs),
+        "parsing the expected outputs");
+    std::string report;
+    EMBER_ASSIGN_OR_RETURN(
+        bool matched,
+        CompareResults(expected, results, options.equality, &report));
+    std::fwrite(report.data(), 1, report.size(), stdout);
+    if (!matched) return 1;
+    std::printf(
+        "[SUCCESS] all function outputs matched their expected values.\n");
+    return 0;
+  }
+  if (!options.outputs.empty()) {
+    EMBER_RETURN_IF_ERROR(WriteOutputs(results, options.outputs, max_elements),
+                          "outputting the results");
+    return 0;
+  }
+  for (size_t i = 0; i < results.size(); ++i) {
+    EMBER_ASSIGN_OR_RETURN(std::string text,
+                           FormatVariant(results[i], max_elements));
+    std::printf("result[%zu]: %s\n", i, text.c_str());
+  }
+  return 0;
 }
 
 // CPU time of the process, as iree-benchmark-module's process_time reports.

@@ -514,16 +514,36 @@ def test_expected_output_count_mismatch(tools):
 
 
 @pytest.mark.parametrize("flags,matches", [
-    ([], True),  # 1e-5 apart: under the default 1e-4
-    (["--expected_f32_threshold=0.000001"], False),
+    ([], True),  # 1e-5 apart: under the default atol 1e-4
+    # 3.13's approximate mode: |a - e| <= atol + rtol * |e|, so the default
+    # rtol (1e-5) still covers 1e-5 at 4.0.
+    (["--expected_f32_threshold=0.000001"], True),
+    (["--expected_f32_threshold=0.000001", "--expected_rtol=0"], False),
     (["--equality_mode=exact"], False),
-    (["--equality_mode=relative"], True),
-    (["--equality_mode=relative", "--expected_f32_threshold=0.000001"],
-     False),
+    (["--equality_mode=approximate", "--expected_rtol=0.000001",
+      "--expected_f32_threshold=0.000001"], False),
 ])
 def test_float_tolerances_match_iree(tools, flags, matches):
     ours = compare_with_iree(
         tools, "add_sub", "--input=4xf32=1,2,3,4", "--input=4xf32=0",
+        "--expected_output=4xf32=1,2,3,4.00001",
+        "--expected_output=4xf32=1,2,3,4", *flags)
+    assert (ours.returncode == 0) == matches, ours.stdout
+
+
+@pytest.mark.parametrize("flags,matches", [
+    (["--equality_mode=relative"], True),
+    (["--equality_mode=relative", "--expected_f32_threshold=0.000001"],
+     False),
+    (["--equality_mode=absolute"], True),
+])
+def test_311_equality_modes_keep_their_meaning(tools, flags, matches):
+    """A deliberate difference: iree-run-module 3.11's `absolute` and
+    `relative` modes keep their 3.11 meaning in Ember, so scripts written
+    for 3.11 still compare as they did. (3.13 dropped them and compares
+    exactly under any mode it does not know.)"""
+    ours = tools.ember(
+        "add_sub", "--input=4xf32=1,2,3,4", "--input=4xf32=0",
         "--expected_output=4xf32=1,2,3,4.00001",
         "--expected_output=4xf32=1,2,3,4", *flags)
     assert (ours.returncode == 0) == matches, ours.stdout
