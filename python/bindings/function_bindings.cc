@@ -52,6 +52,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,7 @@
 #include "python/bindings/vm_value_bindings.h"
 #include "runtime/base/small_vector.h"
 #include "runtime/hal/allocator.h"
+#include "runtime/hal/element_type.h"
 #include "runtime/modules/hal/hal_module.h"
 #include "runtime/vm/calling_convention.h"
 #include "runtime/vm/list.h"
@@ -369,6 +371,9 @@ struct DeclaredArgument {
   std::string text;  // e.g. "tensor<4xf32>"
   bool tensor = false;
   std::vector<int64_t> dims;  // for a tensor; -1 is dynamic
+  // For a tensor whose element type is checked before the call (function.py
+  // picks them: floats and integers of whole bytes).
+  std::optional<h::ElementType> element_type;
 };
 
 struct NativeInvoker {
@@ -529,7 +534,20 @@ vm::Variant PackDynamic(NativeInvoker& self, nb::handle value, CallState& state,
   }
   nb::object converted = hooks_ref.array_argument(
       self.device_object, value, self.name, std::to_string(index));
-  return vm::VmRef::Of(nb::cast<HalBufferView&>(converted).view);
+  HalBufferView* converted_view = nullptr;
+  if (nb::try_cast<HalBufferView*>(converted, converted_view) &&
+      converted_view) {
+    return vm::VmRef::Of(converted_view->view);
+  }
+  // An ndarray (of an object with __array__ or __dlpack__) the hook found
+  // importable.
+  if (Ref<h::BufferView> imported =
+          ImportHostArray(self, converted, state, index)) {
+    return vm::VmRef::Of(std::move(imported));
+  }
+  Raise(PyExc_TypeError, "could not convert " +
+                             ArgumentPlace(self, std::to_string(index)) +
+                             " to a buffer view");
 }
 
 // A packed argument in the type the cconv gives its position. A number where
@@ -567,7 +585,11 @@ std::string ShapeText(std::span<const int64_t> dims) {
   return text;
 }
 
-// The shape check of CheckDeclared, for an argument known to be a view.
+// The element type and shape checks of CheckDeclared, for an argument known
+// to be a view. The element type rule is the one the program's own
+// hal.buffer_view.assert applies (runtime/modules/hal/hal_module.cc): an
+// opaque view passes, integers of the same width pass whatever their
+// signedness, anything else must be equal.
 void CheckDeclaredShape(const NativeInvoker& self, const h::BufferView& view,
                         size_t index) {
   if (self.declared.empty()) return;
@@ -577,6 +599,19 @@ void CheckDeclaredShape(const NativeInvoker& self, const h::BufferView& view,
   auto place = [&] {
     return "argument " + std::to_string(index) + " of '" + self.name + "'";
   };
+  if (declared.element_type) {
+    const h::ElementType expected = *declared.element_type;
+    const h::ElementType actual = view.element_type();
+    const bool compatible = h::IsOpaque(actual) || actual == expected ||
+                            (h::IsInteger(actual) && h::IsInteger(expected) &&
+                             h::BitCount(actual) == h::BitCount(expected));
+    if (!compatible) {
+      Raise(PyExc_ValueError, place() + " must be a " + declared.text +
+                                  ": expected " +
+                                  h::FormatElementType(expected) + ", got " +
+                                  h::FormatElementType(actual));
+    }
+  }
   bool matches = shape.size() == declared.dims.size();
   for (size_t d = 0; matches && d < shape.size(); ++d) {
     matches = declared.dims[d] < 0 || declared.dims[d] == shape[d];
@@ -1082,6 +1117,13 @@ void InitInvoker(nb::pointer_and_handle<NativeInvoker> instance,
         argument.tensor = true;
         for (nb::handle dim : dims)
           argument.dims.push_back(nb::cast<int64_t>(dim));
+      }
+      if (nb::len(entry) > 2 && !entry[2].is_none()) {
+        // Text the declaration spells (function.py keeps only types the
+        // parser knows); one it does not know is left unchecked.
+        Result<h::ElementType> type =
+            h::ParseElementType(nb::cast<std::string>(entry[2]));
+        if (type.ok()) argument.element_type = type.value();
       }
       self->declared.push_back(std::move(argument));
     }

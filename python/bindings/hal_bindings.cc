@@ -4,7 +4,8 @@
 // and `create_hal_module`.
 //
 // Names and signatures follow iree.runtime 3.11 (runtime/bindings/python/
-// hal.cc) for what is bound here: get_driver, query_available_drivers,
+// hal.cc) and its 3.13 changes (hal_external_bindings.cc adds 3.12's new
+// names) for what is bound here: get_driver, query_available_drivers,
 // HalDriver (query, create_default_device, create_device by id or by the
 // dict query_available_devices returns, create_device_by_uri,
 // dump_device_info), HalDevice (allocator, create_semaphore, the queue
@@ -71,6 +72,7 @@
 #include "runtime/hal/driver.h"
 #include "runtime/hal/semaphore.h"
 #include "runtime/modules/hal/hal_module.h"
+#include "runtime/modules/vmvx/vmvx_executable.h"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -108,7 +110,9 @@ bool WaitReleased(const char* what, const std::function<Status()>& wait) {
 h::DriverRegistry& Drivers() {
   static h::DriverRegistry* registry = [] {
     auto* r = new h::DriverRegistry();
-    CheckStatus(h::cpu::RegisterLocalDrivers(*r), "registering drivers");
+    CheckStatus(h::cpu::RegisterLocalDrivers(
+                    *r, {ember::modules::vmvx::SharedVmvxExecutableLoader()}),
+                "registering drivers");
     return r;
   }();
   return *registry;
@@ -202,7 +206,9 @@ void CheckSignalValue(const h::Semaphore& semaphore, uint64_t value,
                       const std::string& what) {
   Result<uint64_t> current = semaphore.Query();
   if (current.ok() && value <= current.value()) {
-    ThrowStatus(OutOfRangeError(
+    // ValueError, as iree.runtime 3.13 (INVALID_ARGUMENT "semaphore already
+    // signaled past"); 3.11 raised IndexError.
+    ThrowStatus(InvalidArgumentError(
         what + ": semaphore values must increase monotonically; current " +
         std::to_string(current.value()) + ", new " + std::to_string(value)));
   }
@@ -1323,17 +1329,31 @@ void BindHal(nb::module_& m) {
       .value("TRANSFER_SOURCE", h::BufferUsage::kTransferSource)
       .value("TRANSFER_TARGET", h::BufferUsage::kTransferTarget)
       .value("TRANSFER", h::BufferUsage::kTransfer)
-      .value("DISPATCH_INDIRECT_PARAMS",
+      .value("DISPATCH_INDIRECT_PARAMETERS",
              h::BufferUsage::kDispatchIndirectParameters)
       .value("DISPATCH_UNIFORM_READ", h::BufferUsage::kDispatchUniformRead)
       .value("DISPATCH_STORAGE_READ", h::BufferUsage::kDispatchStorageRead)
       .value("DISPATCH_STORAGE_WRITE", h::BufferUsage::kDispatchStorageWrite)
       .value("DISPATCH_STORAGE", h::BufferUsage::kDispatchStorage)
+      .value("DISPATCH_IMAGE_READ", h::BufferUsage::kDispatchImageRead)
+      .value("DISPATCH_IMAGE_WRITE", h::BufferUsage::kDispatchImageWrite)
+      .value("DISPATCH_IMAGE", h::BufferUsage::kDispatchImageRead |
+                                   h::BufferUsage::kDispatchImageWrite)
+      .value("SHARING_EXPORT", h::BufferUsage::kSharingExport)
+      .value("SHARING_REPLICATE", h::BufferUsage::kSharingReplicate)
+      .value("SHARING_CONCURRENT", h::BufferUsage::kSharingConcurrent)
       .value("SHARING_IMMUTABLE", h::BufferUsage::kSharingImmutable)
       .value("MAPPING_SCOPED", h::BufferUsage::kMappingScoped)
       .value("MAPPING_PERSISTENT", h::BufferUsage::kMappingPersistent)
+      .value("MAPPING_OPTIONAL", h::BufferUsage::kMappingOptional)
+      .value("MAPPING_ACCESS_RANDOM", h::BufferUsage::kMappingAccessRandom)
+      .value("MAPPING_ACCESS_SEQUENTIAL_WRITE",
+             h::BufferUsage::kMappingAccessSequentialWrite)
       .value("MAPPING", h::BufferUsage::kMapping)
-      .value("DEFAULT", h::BufferUsage::kDefault);
+      .value("DEFAULT", h::BufferUsage::kDefault)
+      // Ember's earlier name of DISPATCH_INDIRECT_PARAMETERS (an alias).
+      .value("DISPATCH_INDIRECT_PARAMS",
+             h::BufferUsage::kDispatchIndirectParameters);
 
   m.def(
       "query_available_drivers",
@@ -1509,8 +1529,11 @@ void BindHal(nb::module_& m) {
           [](const HalDevice&, std::optional<std::string> mode,
              std::optional<std::string> /*file_path*/) {
             // IREE's local-sync and local-task devices accept profiling
-            // requests and record nothing; so do Ember's CPU devices. The
-            // mode is still checked as iree.runtime checks it.
+            // requests and record nothing; so do Ember's CPU devices. 3.13
+            // takes only `mode` and raises ValueError for any mode but None
+            // (it has no profile sink to give); 3.11's modes and
+            // `file_path` stay accepted here, as they record nothing either
+            // way, and other modes are the ValueError of both.
             if (mode && *mode != "queue" && *mode != "dispatch" &&
                 *mode != "executable") {
               throw nb::value_error("unrecognized profiling mode");
@@ -1520,7 +1543,8 @@ void BindHal(nb::module_& m) {
           "Accepted as iree.runtime accepts it; Ember's CPU devices record no "
           "profile (as IREE's local devices). `mode` must be None, "
           "\"queue\", \"dispatch\" or \"executable\" (ValueError "
-          "otherwise); `file_path` is unused.")
+          "otherwise); `file_path`, which iree.runtime 3.13 no longer takes, "
+          "is accepted for 3.11 code and unused.")
       .def(
           "flush_profiling", [](const HalDevice&) {},
           "Does nothing: CPU devices record no profile (see "
@@ -1601,6 +1625,15 @@ void BindHal(nb::module_& m) {
             Ref<h::Device> device = self.device;
             RunQueued(
                 [&] {
+                  // A buffer copied onto itself is left as it is: only the
+                  // ordering remains. iree.runtime 3.13 accepts it at the
+                  // call (3.11 raised ValueError); its local-sync queue
+                  // completes it, its local-task queue fails the signal
+                  // semaphores (the overlap check moved to the copy), and
+                  // Ember completes it on both.
+                  if (source.get() == target.get()) {
+                    return device->QueueBarrier(wait, signal);
+                  }
                   return device->QueueCopy(wait, signal, source, 0, target, 0,
                                            length);
                 },
@@ -1671,14 +1704,14 @@ void BindHal(nb::module_& m) {
       .def(
           "signal",
           [](HalSemaphore& self, uint64_t new_value) {
-            // Not above the current value: IndexError, as iree.runtime.
+            // Not above the current value: ValueError, as iree.runtime 3.13.
             CheckSignalValue(*self.semaphore, new_value, "signal failed");
             CheckStatus(self.semaphore->Signal(new_value), "signal failed");
           },
           "new_value"_a,
           "Raises the value to `new_value` and wakes the waiters it "
-          "satisfies; IndexError unless `new_value` is above the current "
-          "value.")
+          "satisfies; ValueError unless `new_value` is above the current "
+          "value (IndexError above the largest value, 2**31 - 2).")
       .def(
           "wait",
           [](HalSemaphore& self, uint64_t payload,
@@ -2077,6 +2110,14 @@ void BindHal(nb::module_& m) {
              nb::handle element_type) {
             std::vector<int64_t> dims = ToShape(shape);
             h::ElementType type = ToElementType(element_type);
+            // A type of no bits has no size to index by: ValueError, as
+            // iree.runtime 3.13 ("opaque element types cannot be indexed";
+            // 3.11 made a view of 0 bytes).
+            if (h::BitCount(type) == 0) {
+              throw nb::value_error(
+                  "creating buffer view: opaque element types cannot be "
+                  "indexed");
+            }
             // Unlike iree.runtime, a shape that needs more bytes than the
             // buffer has is refused (OUT_OF_RANGE -> IndexError) rather than
             // mapped past the end.
@@ -2090,18 +2131,20 @@ void BindHal(nb::module_& m) {
       .def_prop_ro(
           "byte_length",
           [](const HalBufferView& self) {
-            // IREE's definition: whole bytes per element times the
-            // element count (sub-byte types take a byte each). The
-            // product is bounded by the buffer for byte-aligned
-            // types and wraps like IREE's otherwise.
-            uint64_t length = h::DenseByteCount(self.view->element_type());
+            // iree.runtime 3.13's definition: the elements' bits packed
+            // into whole bytes, ceil(count * bits / 8), so 3 i4 take 2
+            // bytes and 3 12-bit elements 5 (3.11 gave each element whole
+            // bytes). The product is bounded by the buffer for
+            // byte-aligned types and wraps at 64 bits like IREE's
+            // otherwise.
+            uint64_t count = 1;
             for (int64_t dim : self.view->shape()) {
-              length *= static_cast<uint64_t>(dim);
+              count *= static_cast<uint64_t>(dim);
             }
-            return length;
+            return (count * h::BitCount(self.view->element_type()) + 7) / 8;
           },
-          "The view's size in bytes: the element count times each "
-          "element's dense byte count.")
+          "The view's size in bytes: the element count times the element's "
+          "bits, rounded up to whole bytes (sub-byte elements share bytes).")
       .def_prop_ro(
           "shape",
           [](const HalBufferView& self) {

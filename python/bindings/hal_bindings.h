@@ -52,12 +52,15 @@ struct MappedMemory {
   Ref<h::Buffer> buffer;  // keeps the bytes alive with the mapping
 };
 
-// A C-contiguous Python buffer, read-only view.
+// A C-contiguous Python buffer, read-only view. The format is not asked
+// for: only the bytes and the shape are used, and numpy refuses a format for
+// dtypes it cannot describe in one (ml_dtypes' bfloat16 and float8 types:
+// "cannot include dtype 'E' in a buffer"), which iree.runtime accepts.
 struct PythonBuffer {
   Py_buffer view{};
   explicit PythonBuffer(nb::handle object) {
     if (PyObject_GetBuffer(object.ptr(), &view,
-                           PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) != 0) {
+                           PyBUF_C_CONTIGUOUS | PyBUF_ND) != 0) {
       throw nb::python_error();
     }
   }

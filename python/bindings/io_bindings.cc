@@ -140,14 +140,29 @@ std::string PathExtension(const std::string& path) {
 
 void LoadFile(PyParameterIndex& self, const std::string& file_path,
               std::optional<std::string> format, bool readable, bool writable,
-              bool mmap) {
+              std::optional<bool> mmap_argument,
+              std::optional<std::string> mode) {
   (void)readable;  // as iree.runtime: parameter files are opened for reading
   (void)writable;
+  // iree.runtime 3.13's modes: mapped (the default, mmap=True), preloaded
+  // (mmap=False), or mode="file_async", where entries refer to the file
+  // handle itself (IREE streams them through the HAL; Ember reads them
+  // from the handle's read-only mapping, synchronously).
+  if (mode && *mode != "file_async") {
+    throw nb::value_error(
+        ("unsupported parameter file mode: " + *mode).c_str());
+  }
+  if (mode && mmap_argument) {
+    throw nb::value_error("mode and mmap are mutually exclusive");
+  }
+  const bool file_backed = mode.has_value();
+  const bool mmap = mmap_argument.value_or(true);
   if (!format) format = PathExtension(file_path);
   Result<Ref<io::FileHandle>> file = [&]() -> Result<Ref<io::FileHandle>> {
     nb::gil_scoped_release release;
     EMBER_ASSIGN_OR_RETURN(Ref<io::FileHandle> mapped,
                            io::FileHandle::Open(file_path, false));
+    if (file_backed) return mapped;
     if (mmap) {
       // As iree.runtime: the mapping is presented as host memory (so entries
       // have file_view and FileHandle<host_allocation(...)> reprs); the
@@ -245,6 +260,11 @@ void BindIo(nb::module_& m) {
             return self.handle->is_host_allocation();
           },
           "Whether host memory (a mapping or wrapped memory) backs the handle.")
+      .def_prop_ro(
+          "is_async", [](const PyFileHandle&) { return false; },
+          "Whether the handle was opened for asynchronous I/O (iree.runtime "
+          "3.12+): always False, as for iree.runtime's wrap_memory and "
+          "wrap_fd handles; Ember reads files synchronously.")
       .def_prop_ro(
           "host_allocation",
           [](nb::handle self) {
@@ -447,10 +467,15 @@ void BindIo(nb::module_& m) {
            "Adds the entries of a parameter file (format 'irpa', 'gguf' or "
            "'safetensors') held by `file_handle`.")
       .def("load", &LoadFile, "file_path"_a, "format"_a.none() = nb::none(),
-           "readable"_a = true, "writable"_a = false, "mmap"_a = true,
+           "readable"_a = true, "writable"_a = false,
+           "mmap"_a.none() = nb::none(), nb::kw_only(),
+           "mode"_a.none() = nb::none(),
            "Adds the entries of a parameter file, its format from the "
-           "extension unless given; mapped (mmap=True, no copy) or read into "
-           "memory.")
+           "extension unless given: mapped (the default, mmap=True, no "
+           "copy), read into memory (mmap=False), or referring to the file "
+           "handle itself (mode=\"file_async\", iree.runtime 3.13's "
+           "streaming mode; Ember reads it synchronously). `mmap` and `mode` "
+           "are mutually exclusive (ValueError).")
       .def(
           "create_provider",
           [](const PyParameterIndex& self, std::string scope,

@@ -179,12 +179,14 @@ VmModule MMap(VmInstance* instance, const std::string& path,
     nb::gil_scoped_release release;
     mapping = ByteStorage::MapFile(path);
   }
-  if (!mapping.ok() && mapping.status().code() == StatusCode::kNotFound) {
-    // As iree.runtime (which opens the file with Python's io.open): a
-    // missing file is a FileNotFoundError, so `except OSError` still works.
-    PyErr_SetString(PyExc_FileNotFoundError,
-                    mapping.status().ToString().c_str());
-    throw nb::python_error();
+  if (!mapping.ok()) {
+    // As iree.runtime, which opens the file with Python's open(): a file
+    // that cannot be opened raises that OSError -- FileNotFoundError,
+    // IsADirectoryError, PermissionError, with errno, filename and strerror
+    // set, which is what callers inspect. Opening it again here gives
+    // exactly Python's exception; a file that opens but does not map keeps
+    // the core's error.
+    nb::module_::import_("io").attr("open")(path, "rb").attr("close")();
   }
   std::shared_ptr<const ByteStorage> mapped = Unwrap(std::move(mapping));
   if (destroy_callback.is_none()) {
@@ -393,6 +395,28 @@ void BindVm(nb::module_& m) {
       .def_static("mmap", &MMap, "instance"_a, "filepath"_a,
                   "destroy_callback"_a = nb::none(),
                   "Maps a module file read-only and loads it in place.")
+      .def_static(
+          "resolve_module_dependency",
+          [](VmInstance*, const std::string& name,
+             uint32_t /*minimum_version*/) -> VmModule {
+            // iree.runtime's binding resolves through IREE's tooling
+            // resolver, which has no modules registered in the Python
+            // package, so every name fails there (NOT_FOUND, ValueError);
+            // Ember makes its native modules only from what they need (a
+            // device, parameter providers).
+            ThrowStatus(
+                Status(StatusCode::kNotFound,
+                       "required module '" + name +
+                           "' cannot be made by name; create it "
+                           "(create_hal_module, "
+                           "create_io_parameters_module) and register it"),
+                "Error resolving module dependency");
+          },
+          "instance"_a, "name"_a, "minimum_version"_a,
+          "The module a program depends on, made by name: no module can be "
+          "(ValueError), as in iree.runtime, whose resolver has none "
+          "either; create_hal_module and create_io_parameters_module make "
+          "them from a device and parameter providers.")
       .def_prop_ro(
           "name", [](const VmModule& self) { return Str(self.module->name()); },
           "The module's name (\"module\" for most programs iree-compile "
@@ -405,13 +429,20 @@ void BindVm(nb::module_& m) {
           "function_names",
           [](const VmModule& self) {
             nb::list names;
+            std::string_view previous;
             for (size_t i = 0; i < self.module->export_count(); ++i) {
-              names.append(Str(self.module->export_info(i).name));
+              // A name exported under several cconvs (the hal module's
+              // dispatch for 3.11 and for 3.12+ programs, listed next to
+              // each other) is listed once, as iree.runtime lists it.
+              std::string_view name = self.module->export_info(i).name;
+              if (i > 0 && name == previous) continue;
+              names.append(Str(name));
+              previous = name;
             }
             return names;
           },
           "The names of the module's exported functions, in export "
-          "order.")
+          "order (each once).")
       .def_prop_ro(
           "stashed_flatbuffer_blob",
           [](const VmModule& self) { return self.blob; },

@@ -5,13 +5,15 @@
 
 Inside, ``import iree.runtime`` (and the submodules code imports by path:
 ``iree.runtime._binding``, ``.system_api``, ``.system_setup``,
-``.function``, ``.array_interop``, ...) resolves to Ember's modules. Only
-``iree.runtime`` is redirected: ``iree.compiler`` and anything else under
-``iree`` stay the real packages, so a test that compiles its program with the
-official compiler still can. Nothing is redirected unless this module runs
-(or ``install()`` is called): a user with both packages keeps the official
-runtime by default. A submodule Ember does not have fails to import with a
-ModuleNotFoundError that says so.
+``.function``, ``.array_interop``, ``.dtypes``, ...) resolves to Ember's
+modules. Only ``iree.runtime`` is redirected: ``iree.compiler`` and anything
+else under ``iree`` stay the real packages, so a test that compiles its
+program with the official compiler still can. No ``iree`` package needs to
+be installed: where there is none, the shim provides an empty ``iree``
+namespace package holding only ``iree.runtime``. Nothing is redirected
+unless this module runs (or ``install()`` is called): a user with both
+packages keeps the official runtime by default. A submodule Ember does not
+have fails to import with a ModuleNotFoundError that says so.
 
 To redirect every Python process instead (subprocesses, notebooks, test
 runners), set the environment variable ``EMBER_SHIM_IREE_RUNTIME=1``: the
@@ -25,22 +27,26 @@ from __future__ import annotations
 
 import importlib
 import importlib.abc
+import importlib.machinery
 import importlib.util
 import os
 import runpy
 import sys
 
+_PARENT = "iree"
 _PREFIX = "iree.runtime"
 # iree.runtime's submodule -> Ember's module providing its names.
 _SUBMODULES = {
-    "_binding": "ember.runtime",
+    "_binding": "ember.runtime._binding",
     "array_interop": "ember.runtime.array_interop",
     "benchmark": "ember.runtime.benchmark",
+    "dtypes": "ember.runtime.dtypes",
     "flags": "ember.runtime.flags",
     "function": "ember.runtime.function",
     "io": "ember.runtime.io",
     "system_api": "ember.runtime.system_api",
     "system_setup": "ember.runtime.system_setup",
+    "typing": "ember.runtime.typing",
     "version": "ember.runtime.version",
 }
 
@@ -56,8 +62,33 @@ class _Alias(importlib.abc.Loader):
         pass  # already executed by import_module
 
 
+def _found_elsewhere(finder, fullname, path, target) -> bool:
+    """Whether a finder of sys.meta_path other than `finder` finds
+    `fullname` (one that raises counts as not finding it)."""
+    for other in list(sys.meta_path):
+        if other is finder or not hasattr(other, "find_spec"):
+            continue
+        try:
+            if other.find_spec(fullname, path, target) is not None:
+                return True
+        except ImportError:
+            return False  # a finder that vetoes the name: nothing is there
+    return False
+
+
 class _IreeRuntimeFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
+        if fullname == _PARENT:
+            # The `iree` package itself: the installed one when there is one
+            # (iree.compiler and the rest stay real), else an empty
+            # namespace of Ember's, so that iree.runtime imports where no
+            # iree package is installed at all.
+            if _found_elsewhere(self, fullname, path, target):
+                return None
+            spec = importlib.machinery.ModuleSpec(fullname, None,
+                                                  is_package=True)
+            spec.submodule_search_locations = []
+            return spec
         if fullname == _PREFIX:
             target_name = "ember.runtime"
         elif fullname.startswith(_PREFIX + "."):

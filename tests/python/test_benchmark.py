@@ -1,8 +1,10 @@
 """ember.runtime.benchmark: iree.runtime.benchmark's API, measured in
 process by _ember.benchmark_function.
 
-Checked here: the rows have iree.runtime's names, fields and string formats
-(both runtimes run the same module with the same flags); the native loop
+Checked here: the rows have iree.runtime 3.13's names, fields, string
+formats and JSON report rows (both runtimes run the same module with the
+same flags; 3.11's rows had a console `user_counters` string where 3.13's
+have the JSON row as `report`); the native loop
 makes exactly the calls it reports, with the arguments given; the GIL is
 released while it runs; a timeout returns at once while the call in
 progress finishes on its own; inputs in iree-benchmark-module's syntax
@@ -75,11 +77,20 @@ func.func @spin(%n: i32) -> i32 {
 }
 """
 
-TIME = re.compile(r"^\d+(\.\d+)? ms$")
-PERCENT = re.compile(r"^\d+\.\d\d %$")
-RATE = re.compile(r"^items_per_second=\d+(\.\d+)?[kMGTmun]?/s$")
-RATE_CV = re.compile(r"^items_per_second=\d+\.\d\d%$")
+# Python's repr of a non-negative float (an exponent for tiny ones), then
+# the unit.
+_FLOAT = r"\d+(\.\d+)?(e[-+]\d+)?"
+TIME = re.compile(rf"^{_FLOAT} ms$")
+PERCENT = re.compile(rf"^{_FLOAT} %$")
 SUFFIXES = ("_mean", "_median", "_stddev", "_cv")
+# The keys of Google Benchmark's JSON rows, as iree-benchmark-module 3.13
+# writes them.
+ITERATION_KEYS = {
+    "name", "family_index", "per_family_instance_index", "run_name",
+    "run_type", "repetitions", "repetition_index", "threads", "iterations",
+    "real_time", "cpu_time", "time_unit", "items_per_second"}
+AGGREGATE_KEYS = (ITERATION_KEYS - {"repetition_index"}) | {
+    "aggregate_name", "aggregate_unit"}
 
 
 @pytest.fixture(scope="module")
@@ -101,27 +112,53 @@ def _load(rt, path):
     return rt.VmModule.copy_buffer(rt.VmInstance(), path.read_bytes())
 
 
-def _check_row(row, name, iterations):
-    assert row.benchmark_name == name
+def _check_row(row, name, iterations, repetitions, index):
+    """One BenchmarkResult: its strings, and that they are its report's
+    values as iree.runtime 3.13 writes them."""
+    report = row.report
+    assert row.benchmark_name == name == report["name"]
     assert row.iterations == str(iterations)
+    assert report["iterations"] == iterations
+    assert report["run_name"] == name.split("real_time")[0] + "real_time"
+    assert report["repetitions"] == repetitions
+    assert report["threads"] == 1 and report["time_unit"] == "ms"
+    assert report["items_per_second"] >= 0
+    if index is None:
+        assert report.keys() == AGGREGATE_KEYS, report
+        assert report["run_type"] == "aggregate"
+        assert "_" + report["aggregate_name"] == name[len(
+            report["run_name"]):]
+    else:
+        assert report.keys() == ITERATION_KEYS, report
+        assert report["run_type"] == "iteration"
+        assert report["repetition_index"] == index
+        assert report["real_time"] > 0
+        # items_per_second is calls over the wall time.
+        assert report["items_per_second"] == pytest.approx(
+            1e3 / report["real_time"], rel=1e-6)
     if name.endswith("_cv"):
+        assert report["aggregate_unit"] == "percentage"
         assert PERCENT.match(row.time), row
         assert PERCENT.match(row.cpu_time), row
-        assert RATE_CV.match(row.user_counters), row
+        # A fraction in the report, a percentage in the strings.
+        assert row.time == f"{report['real_time'] * 100} %"
+        assert row.cpu_time == f"{report['cpu_time'] * 100} %"
     else:
         assert TIME.match(row.time), row
         assert TIME.match(row.cpu_time), row
-        assert RATE.match(row.user_counters), row
+        assert row.time == f"{report['real_time']} ms"
+        assert row.cpu_time == f"{report['cpu_time']} ms"
 
 
 def _check_report(results, function, repetitions, calls):
     name = f"BM_{function}/process_time/real_time"
     rows = list(results)
-    for _ in range(repetitions):
-        _check_row(rows.pop(0), name, calls)
+    for index in range(repetitions):
+        _check_row(rows.pop(0), name, calls, repetitions, index)
     if repetitions > 1:
         for suffix in SUFFIXES:
-            _check_row(rows.pop(0), name + suffix, repetitions)
+            _check_row(rows.pop(0), name + suffix, repetitions, repetitions,
+                       None)
     assert not rows
 
 
@@ -136,10 +173,24 @@ def test_report_matches_iree_runtime(ember_rt, iree_rt, mul_vmfb, which,
         module, inputs=[a, "4xf32=5,6,7,8"], device="local-task",
         benchmark_min_time="20x", benchmark_repetitions=repetitions)
     assert type(results[0]).__name__ == "BenchmarkResult"
+    # 3.13's fields (3.11's last one was `user_counters`).
     assert results[0]._fields == ("benchmark_name", "time", "cpu_time",
-                                  "iterations", "user_counters")
+                                  "iterations", "report")
     _check_report(results, "simple_mul", repetitions, 20)
     assert float(results[0].time.split(" ")[0]) >= 0
+    if repetitions > 1:
+        # The aggregates are Google Benchmark's, of the rows above.
+        times = np.array([r.report["real_time"] for r in results[:3]])
+        rates = np.array([r.report["items_per_second"] for r in results[:3]])
+        mean, median, stddev, cv = (r.report for r in results[3:])
+        assert mean["real_time"] == pytest.approx(times.mean())
+        assert median["real_time"] == pytest.approx(np.median(times))
+        assert stddev["real_time"] == pytest.approx(times.std(ddof=1))
+        assert cv["real_time"] == pytest.approx(
+            times.std(ddof=1) / times.mean())
+        assert mean["items_per_second"] == pytest.approx(rates.mean())
+        assert cv["items_per_second"] == pytest.approx(
+            rates.std(ddof=1) / rates.mean())
 
 
 @pytest.mark.parametrize("which", ["ember", "iree"])
@@ -174,7 +225,11 @@ def test_public_names(ember_rt, iree_rt):
                  "DTYPE_TO_ABI_TYPE"):
         assert hasattr(ours, name), name
     assert ours.__all__ == theirs.__all__
+    # 3.13's table (from its dtypes module) maps the unsigned and complex
+    # dtypes too; 3.11's had the signed ones, bool and floats only.
     assert ours.DTYPE_TO_ABI_TYPE == theirs.DTYPE_TO_ABI_TYPE
+    assert ours.DTYPE_TO_ABI_TYPE[np.dtype(np.uint16)] == "i16"
+    assert ours.BenchmarkResult._fields == theirs.BenchmarkResult._fields
     assert ember_rt.benchmark_module is ours.benchmark_module
     assert issubclass(ours.BenchmarkToolError, Exception)
     assert ours.BenchmarkToolError("x").message == "x"
@@ -406,8 +461,13 @@ def test_entry_function_errors(ember_rt, iree_rt, two_entries_vmfb, mul_vmfb,
         bench.benchmark_module(module, inputs=["4xf32=1"])
     with pytest.raises(ValueError, match="unknown function nope"):
         bench.benchmark_module(module, "nope", inputs=["4xf32=1"])
-    with pytest.raises(ValueError, match="entry function must be specified"):
-        bench.benchmark_module(mul_vmfb, inputs=["4xf32=1", "4xf32=1"])
+    # 3.13: a module file without an entry function benchmarks every export
+    # that takes no arguments (3.11 raised ValueError); simple_mul takes two.
+    assert bench.benchmark_module(mul_vmfb, inputs=["4xf32=1", "4xf32=1"]) \
+        == []
+    with pytest.raises(ValueError, match="own JSON file"):
+        bench.benchmark_module(module, "entry_2", inputs=["2xf32=1"],
+                               benchmark_out="/tmp/x.json")
     with pytest.raises(bench.BenchmarkToolError):
         bench.benchmark_module(mul_vmfb, "nope", inputs=["4xf32=1"] * 2)
     with pytest.raises(bench.BenchmarkToolError):  # one input of two
@@ -415,6 +475,40 @@ def test_entry_function_errors(ember_rt, iree_rt, two_entries_vmfb, mul_vmfb,
     (row,) = bench.benchmark_module(module, "entry_2", inputs=["2xf32=-1,2"],
                                     benchmark_min_time="3x")
     assert row.benchmark_name == "BM_entry_2/process_time/real_time"
+
+
+@pytest.mark.parametrize("which", ["ember", "iree"])
+def test_module_file_without_entry_function(ember_rt, iree_rt, counter_vmfb,
+                                            which):
+    """3.13: every export that takes no arguments is benchmarked, in export
+    order, one family each; the inputs go unused."""
+    rt = ember_rt if which == "ember" else iree_rt
+    results = rt.benchmark.benchmark_module(
+        counter_vmfb, inputs=["1"], benchmark_min_time="3x")
+    assert [r.benchmark_name for r in results] == [
+        "BM_count/process_time/real_time", "BM_fsum/process_time/real_time"]
+    assert [r.report["family_index"] for r in results] == [0, 1]
+    for row in results:
+        _check_row(row, row.benchmark_name, 3, 1, 0)
+
+
+@pytest.mark.parametrize("tool", ["ember", "iree"])
+@pytest.mark.parametrize("which", ["ember", "iree"])
+def test_executable_runs_that_tool(ember_rt, iree_rt, mul_vmfb, which, tool):
+    """`executable` runs that benchmark tool in a subprocess (the module on
+    stdin): either runtime's Python with either runtime's tool gives the
+    same report."""
+    rt = ember_rt if which == "ember" else iree_rt
+    exe = (ember_rt if tool == "ember" else iree_rt).benchmark.benchmark_exe()
+    results = rt.benchmark.benchmark_module(
+        _load(rt, mul_vmfb), inputs=[np.ones(4, np.float32), "4xf32=2"],
+        executable=exe, benchmark_min_time="4x", benchmark_repetitions=2,
+        device="local-sync")
+    _check_report(results, "simple_mul", 2, 4)
+    with pytest.raises(rt.benchmark.BenchmarkToolError):
+        rt.benchmark.benchmark_module(_load(rt, mul_vmfb), "simple_mul",
+                                      inputs=["4xf32=1"], executable=exe,
+                                      benchmark_min_time="1x")
 
 
 def test_unknown_flags_warn(ember_rt, mul_vmfb):

@@ -279,7 +279,17 @@ def test_declaration_parsing_is_bounded_and_total():
         "iree.abi.declaration":
             f"sync func @f(%a: tensor<{huge_dim}x4xf32>, %b: tensor<?x3xi8>,"
             " %c: i32, %d: tensor<f32>) -> (%r: tensor<4xf32>)"})
-    assert [dims for _, dims in declared] == [None, [-1, 3], None, []]
+    assert [dims for _, dims, _ in declared] == [None, [-1, 3], None, []]
+    # The element types checked before the call: whole-byte floats and
+    # integers only (the unreadable first one is not a tensor here).
+    assert [element for _, _, element in declared] == [None, "i8", None,
+                                                       "f32"]
+    odd = _declared_arguments({
+        "iree.abi.declaration":
+            "sync func @f(%a: tensor<4xi1>, %b: tensor<2xcomplex<f32>>, "
+            "%c: tensor<3xf8E4M3FN>, %d: tensor<2xbf16>, %e: tensor<ui16>)"})
+    assert [element for _, _, element in odd] == [None, None, None, "bf16",
+                                                  "ui16"]
     assert _declared_arguments({}) == []
     assert _declared_arguments({"iree.abi.declaration": 7}) == []
     assert _declared_arguments(

@@ -9,8 +9,11 @@ not a kernel:
   * RSS stays flat over 100,000 calls, and a process that made 10,000 calls
     exits without nanobind's leak report. iree.runtime 3.11 fails both
     checks (each `np.asarray(result)` leaks a HalBufferView and a
-    MappedMemory, about 650 bytes); the oracle runs through the same
-    harness (a fresh process per check) to show that the checks can fail;
+    MappedMemory, about 650 bytes); it runs through the same harness, in
+    the 3.11 environment (conftest.iree311_tool) on a module its compiler
+    made, to show that the checks can fail. iree.runtime 3.13, the test
+    environment's oracle, fixed that leak and passes both checks, as
+    Ember must;
   * 8 threads calling the same function (or each its own context over one
     shared module) get exact results, on local-sync and local-task, within
     a deadline (a deadlock fails, it does not hang);
@@ -34,7 +37,7 @@ import numpy as np
 import pytest
 
 import ember.runtime as rt
-from conftest import compile_mlir
+from conftest import CPU_COMPILE_FLAGS, compile_mlir, iree311_tool
 
 ABS_MLIR = """
 func.func @abs(%x: tensor<4xf32>) -> tensor<4xf32> {
@@ -67,6 +70,14 @@ def abs_vmfb() -> Path:
     return compile_mlir("leak_abs", ABS_MLIR)
 
 
+@pytest.fixture(scope="module")
+def abs311_vmfb() -> Path:
+    """The same program compiled by iree-compile 3.11, for the 3.11 runtime
+    (which loads no 3.13 module)."""
+    return compile_mlir("leak_abs", ABS_MLIR, CPU_COMPILE_FLAGS,
+                        iree311_tool("iree-compile"))
+
+
 # The harness runs in a fresh process: what it measures is then the call
 # loop alone, not whatever earlier tests left in pytest's heap, and the
 # oracle's leak report goes to a pipe rather than to pytest's stderr.
@@ -74,6 +85,7 @@ HARNESS = textwrap.dedent("""
     import gc, os, sys
     import numpy as np
     import {runtime} as rt
+    import {runtime}.version
 
     PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
@@ -85,7 +97,10 @@ HARNESS = textwrap.dedent("""
         for _ in range(count):
             np.asarray(module.abs(x))
 
-    path, device, mode, warmup, loop = sys.argv[1:6]
+    path, device, mode, warmup, loop, version = sys.argv[1:7]
+    # The runtime the caller meant, not whatever the path found.
+    found = {runtime}.version.VERSION
+    assert found.startswith(version), found
     module = rt.load_vm_flatbuffer_file(path, driver=device)
     x = np.array([-1.5, 2.0, -3.25, 4.0], np.float32)
     assert np.array_equal(np.asarray(module.abs(x)), np.abs(x))
@@ -103,16 +118,22 @@ HARNESS = textwrap.dedent("""
 
 
 def _run_harness(runtime: str, path: Path, device: str, mode: str,
-                 warmup: int, loop: int) -> subprocess.CompletedProcess:
+                 warmup: int, loop: int, python: str = sys.executable,
+                 version: str = "") -> subprocess.CompletedProcess:
+    """The harness in a fresh `python` importing `runtime`, whose
+    version.VERSION must start with `version`."""
     env = dict(os.environ)
     if runtime.startswith("ember"):
         # The ember package the tests import, wherever it is installed.
         package_root = str(Path(rt.__file__).resolve().parents[2])
         env["PYTHONPATH"] = os.pathsep.join(
             [package_root, *filter(None, [env.get("PYTHONPATH")])])
+    elif python != sys.executable:
+        # Another environment: nothing of this one on its path.
+        env.pop("PYTHONPATH", None)
     result = subprocess.run(
-        [sys.executable, "-c", HARNESS.format(runtime=runtime), str(path),
-         device, mode, str(warmup), str(loop)],
+        [python, "-c", HARNESS.format(runtime=runtime), str(path),
+         device, mode, str(warmup), str(loop), version],
         capture_output=True, text=True, timeout=180, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     return result
@@ -131,14 +152,29 @@ def test_rss_flat_over_100k_calls(abs_vmfb, device):
         f"{device} ({growth / LOOP_CALLS:.1f} bytes a call)")
 
 
-def test_rss_harness_catches_the_oracle_leak(abs_vmfb, iree_rt):
-    # 10k calls are enough: the oracle's ~650 bytes a call make ~6 MiB.
-    result = _run_harness("iree.runtime", abs_vmfb, "local-sync", "rss",
-                          1_000, 10_000)
+def test_rss_harness_catches_the_oracle_leak(abs311_vmfb):
+    """The harness sees iree.runtime 3.11's leak, in the 3.11 environment
+    (3.13, the test environment's runtime, no longer leaks here)."""
+    # 10k calls are enough: 3.11's ~650 bytes a call make ~6 MiB.
+    result = _run_harness("iree.runtime", abs311_vmfb, "local-sync", "rss",
+                          1_000, 10_000, python=iree311_tool("python"),
+                          version="3.11.")
     growth = int(result.stdout)
     assert growth > RSS_SLACK_BYTES, (
         "iree.runtime 3.11 leaks on np.asarray(result); the harness did not "
         f"see it (growth {growth / 1024:.0f} KiB): the check is blind")
+
+
+def test_iree313_does_not_leak_in_the_same_scenario(abs_vmfb, iree_rt):
+    """iree.runtime 3.13 fixed 3.11's leak: flat RSS and no leak report in
+    the same harness (what Ember is held to)."""
+    result = _run_harness("iree.runtime", abs_vmfb, "local-sync", "rss",
+                          1_000, 10_000, version="3.13.")
+    growth = int(result.stdout)
+    assert growth <= RSS_SLACK_BYTES, f"grew by {growth / 1024:.0f} KiB"
+    result = _run_harness("iree.runtime", abs_vmfb, "local-sync", "calls", 0,
+                          100, version="3.13.")
+    assert "nanobind: leaked" not in result.stderr, result.stderr[:3000]
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -149,9 +185,12 @@ def test_no_nanobind_leak_report_at_exit(abs_vmfb, device):
     assert "nanobind: leaked" not in result.stderr, result.stderr[:3000]
 
 
-def test_leak_report_check_catches_the_oracle(abs_vmfb, iree_rt):
-    result = _run_harness("iree.runtime", abs_vmfb, "local-sync", "calls", 0,
-                          100)
+def test_leak_report_check_catches_the_oracle(abs311_vmfb):
+    """The leak-report check sees iree.runtime 3.11's leak, run in the 3.11
+    environment."""
+    result = _run_harness("iree.runtime", abs311_vmfb, "local-sync", "calls",
+                          0, 100, python=iree311_tool("python"),
+                          version="3.11.")
     # One HalBufferView and one MappedMemory per np.asarray(result).
     assert "nanobind: leaked" in result.stderr, (
         "iree.runtime 3.11 is known to leak here; the check is blind")

@@ -1,7 +1,9 @@
 """The high-level API (Config, SystemContext, load_vm_*, FunctionInvoker,
-DeviceArray, asdevicearray) against iree.runtime 3.11: each scenario runs
+DeviceArray, asdevicearray) against iree.runtime 3.13: each scenario runs
 with both packages and the outcomes (values, dtypes, shapes, reprs,
-exception types) must agree."""
+exception types) must agree. (A reflected result's dtype is a numpy dtype
+in 3.13, so its repr says ``dtype=float32``; 3.11 gave the scalar type,
+``dtype=<class 'numpy.float32'>``.)"""
 
 from __future__ import annotations
 
@@ -233,9 +235,9 @@ def test_error_messages_name_function_and_argument(modules):
 
 
 def test_async_function(modules, runtimes):
-    """coarse-fences functions: iree.runtime 3.11 cannot call them through
-    FunctionInvoker (the VM sees two missing fence arguments, ValueError);
-    Ember appends the fences and waits."""
+    """coarse-fences functions: iree.runtime (3.11 and 3.13) cannot call
+    them through FunctionInvoker (the VM sees two missing fence arguments,
+    ValueError); Ember appends the fences and waits."""
     with pytest.raises(ValueError):
         modules["iree"].add_async(F4, G4)
     result = modules["ember"].add_async(F4, G4)
@@ -267,8 +269,8 @@ def test_device_array(modules, runtimes):
                 __import__("pickle").dumps(r))),
         ]
     assert outcomes["ember"] == outcomes["iree"]
-    # Beyond iree.runtime 3.11 (whose DeviceArray has neither): numpy's
-    # size and ndim, read from the buffer view.
+    # Beyond iree.runtime 3.11 and 3.13 (whose DeviceArray has neither):
+    # numpy's size and ndim, read from the buffer view.
     r = modules["ember"].mul_i32(np.zeros((2, 3), np.int32),
                                  np.zeros((2, 3), np.int32))
     assert (r.size, r.ndim) == (6, 2)

@@ -60,7 +60,7 @@ def test_version():
     import ember
     from ember.runtime import version
     assert version.VERSION == ember.__version__
-    assert version.IREE_VERSION == "3.11.0"
+    assert version.IREE_VERSION == "3.13.0"
     assert isinstance(version.REVISIONS, dict)
     assert rt.version is version
 

@@ -7,11 +7,11 @@ serialised by the context's own lock; give each thread its own context to
 run in parallel.
 """
 
-from typing import Callable, List
-
 from ember._ember import (  # noqa: F401
     BufferCompatibility,
     BufferUsage,
+    ExternalTimepointFlags,
+    ExternalTimepointType,
     FileHandle,
     HalAllocator,
     HalBuffer,
@@ -21,6 +21,7 @@ from ember._ember import (  # noqa: F401
     HalDeviceLoopBridge,
     HalDriver,
     HalElementType,
+    HalExternalTimepoint,
     HalFence,
     HalModuleDebugSink,
     HalSemaphore,
@@ -32,6 +33,8 @@ from ember._ember import (  # noqa: F401
     ParameterIndex,
     ParameterIndexEntry,
     ParameterProvider,
+    SemaphoreCompatibility,
+    Shape,
     VmBuffer,
     VmContext,
     VmFunction,
@@ -45,7 +48,12 @@ from ember._ember import (  # noqa: F401
 )
 
 from . import array_interop, flags, function, system_api, system_setup  # noqa: F401
-from . import io, version  # noqa: F401
+from . import _binding, dtypes, io, typing, version  # noqa: F401
+from .tokenizer import (  # noqa: F401
+    Tokenizer,
+    TokenizerDecodeStream,
+    TokenizerEncodeStream,
+)
 from .io import (  # noqa: F401
     SplatValue,
     parameter_index_add_numpy_ndarray,
@@ -60,7 +68,7 @@ from .tracing import trace, trace_json  # noqa: F401
 from .benchmark import benchmark_exe, benchmark_module  # noqa: F401
 
 # What HalModuleDebugSink calls: callback(trace key, buffer views).
-HalModuleBufferViewTraceCallback = Callable[[str, List[HalBufferView]], None]
+from .typing import HalModuleBufferViewTraceCallback  # noqa: F401
 from .flags import parse_flags  # noqa: F401
 from .function import FunctionInvoker  # noqa: F401
 from .system_api import (  # noqa: F401
@@ -85,6 +93,8 @@ from .system_setup import (  # noqa: F401
 __all__ = [
     "BufferCompatibility",
     "BufferUsage",
+    "ExternalTimepointFlags",
+    "ExternalTimepointType",
     "HalAllocator",
     "HalBuffer",
     "HalBufferView",
@@ -93,6 +103,7 @@ __all__ = [
     "HalDeviceLoopBridge",
     "HalDriver",
     "HalElementType",
+    "HalExternalTimepoint",
     "HalFence",
     "HalModuleBufferViewTraceCallback",
     "HalModuleDebugSink",
@@ -101,6 +112,8 @@ __all__ = [
     "MappedMemory",
     "MemoryAccess",
     "MemoryType",
+    "SemaphoreCompatibility",
+    "Shape",
     "VmBuffer",
     "VmContext",
     "VmFunction",
@@ -147,4 +160,11 @@ __all__ = [
     "trace",
     "trace_json",
     "tracing",
+    # Not implemented yet (NotImplementedError when used).
+    "Tokenizer",
+    "TokenizerDecodeStream",
+    "TokenizerEncodeStream",
+    # Submodules; not `typing` or `io`, which a star import would bind over
+    # the standard library's in the importing module.
+    "dtypes",
 ]

@@ -1,16 +1,26 @@
 """Benchmarking compiled functions: ``iree.runtime.benchmark`` on Ember.
 
-``benchmark_module(module, entry_function=None, inputs=(), timeout=None,
-**flags)`` returns the same ``BenchmarkResult`` rows, with the same string
-formats, as iree.runtime 3.11's, which runs ``iree-benchmark-module`` in a
-subprocess and parses its console report. Ember measures in this process
+``benchmark_module(module, entry_function=None, inputs=None, timeout=None,
+executable=None, **flags)`` returns the ``BenchmarkResult`` rows of
+iree.runtime 3.13, which runs ``iree-benchmark-module`` in a subprocess and
+reads its Google Benchmark JSON report. Ember measures in this process
 instead: it links the module with a ``hal`` module over the device in a
 fresh context (as ``SystemContext`` does), uploads the inputs once, and
 calls the function repeatedly from native code with the GIL released
 (``_ember.benchmark_function``; see python/bindings/benchmark_bindings.cc
-for what is timed and how).
+for what is timed and how), then writes the rows that report would have.
 
-What upstream passes on as ``--FLAG=VALUE`` is read here:
+Two cases run a tool in a subprocess, as upstream always does:
+``executable`` (that program, given iree-benchmark-module's command line:
+``--module=-`` with the module on stdin for a ``VmModule``, ``--function``,
+``--input`` per input and ``--KEY=VALUE`` per flag) and a module file
+without an entry function (``benchmark_exe()``, Ember's
+``ember-benchmark-module``, which like IREE's benchmarks every export
+that takes no arguments; none is an empty list).
+
+What upstream passes on as ``--FLAG=VALUE`` is read here (a list or tuple
+gives the flag once per value, the last one counting; ``True``/``False``
+are ``true``/``false``):
 
 =============================== ===========================================
 ``device``                      device URI (default ``local-task``)
@@ -28,15 +38,25 @@ What upstream passes on as ``--FLAG=VALUE`` is read here:
                                 workers of a ``local-task`` device
 =============================== ===========================================
 
-Other flags are ignored with a ``UserWarning``.
+Other flags are ignored with a ``UserWarning``; ``benchmark_out`` and
+``benchmark_out_format`` are a ``ValueError``, as upstream (the report is
+read from a file of its own).
 
-Rows, as Google Benchmark's console reporter writes them:
+Rows, as iree.runtime 3.13 makes them from the JSON report:
 ``BenchmarkResult(benchmark_name="BM_<function>/process_time/real_time",
-time="0.012 ms", cpu_time="0.011 ms", iterations="46727",
-user_counters="items_per_second=84.7412k/s")``: wall and whole-process CPU
-time per call in milliseconds, calls per repetition (the repetition count
-for aggregates), calls per second. The ``_cv`` row gives percentages
-(``"3.21 %"``, ``"items_per_second=3.10%"``).
+time="0.0123 ms", cpu_time="0.0114 ms", iterations="46727",
+report={...})``: wall and whole-process CPU time per call (Python's repr of
+the report's float and its unit, always ``ms``), calls per repetition as a
+string (the repetition count for aggregates), and ``report``, the JSON row
+as a dict: ``name``, ``family_index``, ``per_family_instance_index``,
+``run_name``, ``run_type`` (``"iteration"`` or ``"aggregate"``),
+``repetitions``, ``repetition_index`` (iterations) or ``aggregate_name``
+and ``aggregate_unit`` (aggregates), ``threads``, ``iterations``,
+``real_time``, ``cpu_time``, ``time_unit`` and ``items_per_second``. The
+``_cv`` row is a fraction in the report and a percentage in ``time`` and
+``cpu_time`` (``"3.21 %"``). Aggregates are Google Benchmark's: the mean,
+the median, the sample standard deviation and stddev / mean, of each time
+and of ``items_per_second``.
 
 Inputs are numpy arrays (any dtype Ember maps to a HAL element type; not
 only those of ``DTYPE_TO_ABI_TYPE``), Python ints and floats, existing
@@ -48,20 +68,23 @@ of its argument), ``"@file.npy"`` (the first array of a .npy file) and
 ``"+file.npy"`` (the next array of the file last named).
 
 Errors, as upstream's: ``ValueError`` for an unknown entry function of a
-``VmModule`` (or none given when it has several), or no entry function
-given with a file path; ``BenchmarkTimeoutError`` when ``timeout`` seconds
-pass before the benchmark is done (counted from the call, setup included);
-``BenchmarkToolError`` for everything that makes ``iree-benchmark-module``
-fail (a module file that does not load, a function it lacks, inputs that
-do not parse or do not match, a failing call), with the error's text.
-A call that is running when the time is up cannot be interrupted: it
-finishes on a native thread, and the next one is not made.
+``VmModule`` (or none given when it has several); ``BenchmarkTimeoutError``
+when ``timeout`` seconds pass before the benchmark is done (counted from
+the call, setup included); ``BenchmarkToolError`` for everything that
+makes ``iree-benchmark-module`` fail (a module file that does not load, a
+function it lacks, inputs that do not parse or do not match, a failing
+call), with the error's text. A call that is running when the time is up
+cannot be interrupted: it finishes on a native thread, and the next one is
+not made.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import tempfile
 import time
 import warnings
 from collections import namedtuple
@@ -73,6 +96,7 @@ import numpy
 from ember import _ember
 
 from .array_interop import DeviceArray, map_dtype_to_element_type
+from .dtypes import DTYPE_TO_ABI_TYPE
 from .system_setup import get_device
 
 __all__ = [
@@ -81,21 +105,13 @@ __all__ = [
 ]
 
 BenchmarkResult = namedtuple(
-    "BenchmarkResult", "benchmark_name time cpu_time iterations user_counters"
+    "BenchmarkResult", "benchmark_name time cpu_time iterations report"
 )
+BenchmarkResult.__doc__ = """One row of the benchmark report.
 
-# The numpy dtypes upstream can pass as inputs, and their names in
-# iree-benchmark-module's input syntax.
-DTYPE_TO_ABI_TYPE = {
-    numpy.dtype(numpy.float32): "f32",
-    numpy.dtype(numpy.int32): "i32",
-    numpy.dtype(numpy.int64): "i64",
-    numpy.dtype(numpy.float64): "f64",
-    numpy.dtype(numpy.int16): "i16",
-    numpy.dtype(numpy.float16): "f16",
-    numpy.dtype(numpy.int8): "i8",
-    numpy.dtype(numpy.bool_): "i1",
-}
+``time`` and ``cpu_time`` are "<value> <unit>" strings ("%" for the
+``_cv`` aggregate), ``iterations`` is a string, and ``report`` is the
+whole Google Benchmark JSON row as a dict."""
 
 
 class BenchmarkToolError(Exception):
@@ -177,6 +193,18 @@ def _seconds(name, value) -> float:
     return seconds
 
 
+def _flag_values(flags: dict):
+    """(name, value) for each --name=value upstream would pass: a list or
+    tuple is the flag once per value, a bool is "true" or "false"."""
+    for name, values in flags.items():
+        if not isinstance(values, (list, tuple)):
+            values = [values]
+        for value in values:
+            if isinstance(value, bool):
+                value = "true" if value else "false"
+            yield name, value
+
+
 class _Flags:
     def __init__(self, flags: dict):
         self.device = "local-task"
@@ -186,7 +214,7 @@ class _Flags:
         self.warmup_time = 0.0
         self.aggregates_only = False
         workers = None
-        for name, value in flags.items():
+        for name, value in _flag_values(flags):
             if name == "device":
                 self.device = str(value)
             elif name == "benchmark_repetitions":
@@ -390,96 +418,193 @@ def _build_inputs(device, values) -> "_ember.VmVariantList":
 
 # ---- results ----------------------------------------------------------------
 
-_BIG_PREFIXES = ("", "k", "M", "G", "T", "P", "E", "Z", "Y")
-_SMALL_PREFIXES = ("", "m", "u", "n", "p", "f", "a", "z", "y")
+def _result(row: dict) -> BenchmarkResult:
+    """A report row as iree.runtime 3.13 gives it: the times as "<float>
+    <unit>", a percentage for the cv aggregate."""
+    unit = row["time_unit"]
+    real_time, cpu_time = row["real_time"], row["cpu_time"]
+    if row.get("aggregate_unit") == "percentage":
+        unit = "%"
+        real_time *= 100
+        cpu_time *= 100
+    return BenchmarkResult(
+        benchmark_name=row["name"],
+        time=f"{real_time} {unit}",
+        cpu_time=f"{cpu_time} {unit}",
+        iterations=str(row["iterations"]),
+        report=row,
+    )
 
 
-def _human(value: float) -> str:
-    """A counter as Google Benchmark writes it: 84.7412k, 500m, 12."""
-    if value == 0 or not numpy.isfinite(value):
-        return f"{value:g}"
-    magnitude = abs(value)
-    step = 0
-    if magnitude >= 1000:
-        while magnitude >= 1000 and step + 1 < len(_BIG_PREFIXES):
-            magnitude /= 1000
-            step += 1
-        prefix = _BIG_PREFIXES[step]
-    elif magnitude < 1:
-        while magnitude < 1 and step + 1 < len(_SMALL_PREFIXES):
-            magnitude *= 1000
-            step += 1
-        prefix = _SMALL_PREFIXES[step]
-    else:
-        prefix = ""
-    sign = "-" if value < 0 else ""
-    return f"{sign}{magnitude:g}{prefix}"
+def _parse_report(text: str) -> list:
+    """The rows of a Google Benchmark JSON report; BenchmarkToolError for a
+    row that reports an error or a report that is not one."""
+    # Google Benchmark leaves the file empty when no benchmark ran.
+    if not text.strip():
+        return []
+    try:
+        rows = json.loads(text)["benchmarks"]
+        if not isinstance(rows, list):
+            raise TypeError("'benchmarks' is not a list")
+        results = []
+        for row in rows:
+            if row.get("error_occurred"):
+                raise BenchmarkToolError(
+                    f"{row['name']}: {row.get('error_message', '')}")
+            results.append(_result(row))
+        return results
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise BenchmarkToolError(
+            f"the benchmark report could not be read: {error!r}") from None
 
 
-def _time(milliseconds: float) -> str:
-    """A time column: fewer decimals as the number grows (Google Benchmark's
-    console layout)."""
-    if milliseconds < 1.0:
-        number = f"{milliseconds:.3f}"
-    elif milliseconds < 10.0:
-        number = f"{milliseconds:.2f}"
-    elif milliseconds < 100.0:
-        number = f"{milliseconds:.1f}"
-    elif milliseconds >= 1e9:
-        number = f"{milliseconds:.4e}"
-    else:
-        number = f"{milliseconds:.0f}"
-    return f"{number} ms"
-
-
-def _results(name: str, samples, aggregates_only: bool):
-    # Per repetition: wall and CPU ms per call, calls, calls per second.
+def _rows(name: str, family_index: int, samples, aggregates_only: bool):
+    """The JSON rows Google Benchmark reports for `samples` (wall seconds,
+    process CPU seconds, calls per repetition): one per repetition, then
+    with several the mean, median, sample standard deviation and cv of
+    each time and of items_per_second. Times are milliseconds per call."""
+    repetitions = len(samples)
+    common = {"name": name, "family_index": family_index,
+              "per_family_instance_index": 0, "run_name": name}
+    measured = []  # (real ms, cpu ms, items per second) per repetition
     rows = []
-    for wall, cpu, calls in samples:
-        rows.append((wall * 1e3 / calls, cpu * 1e3 / calls, calls,
-                     calls / wall if wall > 0 else float("inf")))
-    results = []
-    if not (aggregates_only and len(rows) > 1):
-        for wall_ms, cpu_ms, calls, rate in rows:
-            results.append(BenchmarkResult(
-                benchmark_name=name, time=_time(wall_ms),
-                cpu_time=_time(cpu_ms), iterations=str(calls),
-                user_counters=f"items_per_second={_human(rate)}/s"))
-    if len(rows) > 1:
-        columns = numpy.array([row[:2] + row[3:] for row in rows],
-                              dtype=numpy.float64)
-        count = str(len(rows))
-        mean = columns.mean(axis=0)
-        median = numpy.median(columns, axis=0)
-        stddev = columns.std(axis=0, ddof=1)
-        for suffix, values in (("mean", mean), ("median", median),
-                               ("stddev", stddev)):
-            results.append(BenchmarkResult(
-                benchmark_name=f"{name}_{suffix}", time=_time(values[0]),
-                cpu_time=_time(values[1]), iterations=count,
-                user_counters=f"items_per_second={_human(values[2])}/s"))
-        with numpy.errstate(divide="ignore", invalid="ignore"):
-            cv = numpy.where(mean != 0, stddev / mean, 0.0) * 100
-        results.append(BenchmarkResult(
-            benchmark_name=f"{name}_cv", time=f"{cv[0]:.2f} %",
-            cpu_time=f"{cv[1]:.2f} %", iterations=count,
-            user_counters=f"items_per_second={cv[2]:.2f}%"))
-    return results
+    for index, (wall, cpu, calls) in enumerate(samples):
+        real_ms, cpu_ms = wall * 1e3 / calls, cpu * 1e3 / calls
+        rate = calls / wall if wall > 0 else float("inf")
+        measured.append((real_ms, cpu_ms, rate))
+        rows.append({**common, "run_type": "iteration",
+                     "repetitions": repetitions, "repetition_index": index,
+                     "threads": 1, "iterations": calls, "real_time": real_ms,
+                     "cpu_time": cpu_ms, "time_unit": "ms",
+                     "items_per_second": rate})
+    if repetitions < 2:
+        return rows
+    if aggregates_only:
+        rows = []
+    columns = numpy.array(measured, dtype=numpy.float64)
+    mean = columns.mean(axis=0)
+    stddev = columns.std(axis=0, ddof=1)
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        cv = numpy.where(mean != 0, stddev / mean, 0.0)
+    for suffix, values, unit in (
+            ("mean", mean, "time"),
+            ("median", numpy.median(columns, axis=0), "time"),
+            ("stddev", stddev, "time"), ("cv", cv, "percentage")):
+        rows.append({**common, "name": f"{name}_{suffix}",
+                     "run_type": "aggregate", "repetitions": repetitions,
+                     "threads": 1, "aggregate_name": suffix,
+                     "aggregate_unit": unit, "iterations": repetitions,
+                     "real_time": float(values[0]),
+                     "cpu_time": float(values[1]), "time_unit": "ms",
+                     "items_per_second": float(values[2])})
+    return rows
+
+
+# ---- the tool in a subprocess -----------------------------------------------
+
+def _tool_arguments(module, entry_function, inputs, executable, flags):
+    """iree-benchmark-module's command line for the arguments, and the
+    module's bytes to give it on stdin (None for a file)."""
+    args = [os.fspath(executable)]
+    stdin = None
+    if isinstance(module, _ember.VmModule):
+        stdin = module.stashed_flatbuffer_blob
+        args.append("--module=-")
+    else:
+        args.append(f"--module={os.fspath(module)}")
+    # Without --function the tool benchmarks every export that takes no
+    # arguments.
+    if entry_function is not None:
+        args.append(f"--function={entry_function}")
+    args.extend(f"--{name}={value}" for name, value in _flag_values(flags))
+    for value in inputs:
+        if isinstance(value, str):
+            args.append(f"--input={value}")
+            continue
+        array = numpy.asarray(value)
+        abi_type = DTYPE_TO_ABI_TYPE.get(array.dtype)
+        if abi_type is None:
+            raise ValueError(f"inputs of dtype {array.dtype} cannot be given "
+                             "to the tool (DTYPE_TO_ABI_TYPE lacks it)")
+        flat = array.reshape(-1)
+        if flat.dtype == numpy.bool_:
+            flat = flat.astype(numpy.uint8)  # 1 and 0, not True and False
+        if flat.size and numpy.all(flat[0] == flat):
+            text = str(flat[0])  # one value fills the tensor
+        else:
+            text = ",".join(str(v) for v in flat)
+        shape = "".join(f"{d}x" for d in array.shape)
+        args.append(f"--input={shape}{abi_type}={text}")
+    return args, stdin
+
+
+def _run_tool(args, stdin, timeout) -> list:
+    """Runs the tool with a JSON report in a file of its own (console
+    output stays out of it) and returns the report's rows."""
+    with tempfile.TemporaryDirectory() as directory:
+        report = os.path.join(directory, "results.json")
+        args = args + [f"--benchmark_out={report}",
+                       "--benchmark_out_format=json"]
+        try:
+            done = subprocess.run(args, input=stdin, timeout=timeout,
+                                  stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        except subprocess.TimeoutExpired:
+            raise BenchmarkTimeoutError(
+                f"Benchmark timed out after {timeout} seconds") from None
+        except OSError as error:
+            raise BenchmarkToolError(
+                f"could not run {args[0]}: {error}") from None
+        out = done.stdout.decode(errors="replace")
+        err = done.stderr.decode(errors="replace")
+        if done.returncode != 0:
+            raise BenchmarkToolError(f"stderr:\n{err}\nstdout:\n{out}")
+        try:
+            with open(report, encoding="utf-8") as file:
+                text = file.read()
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        return _parse_report(text)
 
 
 # ---- the benchmark ----------------------------------------------------------
 
+def _entry_of(module, entry_function):
+    """The function to benchmark of a VmModule, checked as upstream checks
+    it (ValueError)."""
+    functions = [f for f in module.function_names if f != "__init"]
+    if entry_function is None:
+        if len(functions) > 1:
+            raise ValueError(
+                f"No function specified with multiple options {functions}")
+        if not functions:
+            raise ValueError("The module has no function to benchmark")
+        entry_function = functions[0]
+    if entry_function not in functions:
+        raise ValueError(
+            f"Attempted to benchmark unknown function {entry_function} of "
+            f"options {functions}")
+    return entry_function
+
+
 def benchmark_module(
     module: Union[_ember.VmModule, PathLike, str],
     entry_function=None,
-    inputs=(),
+    inputs=None,
     timeout=None,
+    executable=None,
     **kwargs,
 ):
     """Benchmarks ``entry_function`` of ``module`` (a ``VmModule`` or the
     path of a .vmfb file) called with ``inputs``; returns a list of
-    ``BenchmarkResult`` (see the module's documentation)."""
+    ``BenchmarkResult`` (see the module's documentation). Keyword arguments
+    are iree-benchmark-module's flags; ``executable`` runs that tool in a
+    subprocess instead of measuring in this process."""
     start = time.monotonic()
+    if "benchmark_out" in kwargs or "benchmark_out_format" in kwargs:
+        raise ValueError(
+            "benchmark_module reads results from its own JSON file")
+    inputs = list(inputs or [])
 
     def remaining():
         if timeout is None:
@@ -491,25 +616,19 @@ def benchmark_module(
         return left
 
     if isinstance(module, _ember.VmModule):
-        functions = [f for f in module.function_names if f != "__init"]
-        if entry_function is None:
-            if len(functions) > 1:
-                raise ValueError(
-                    f"No function specified with multiple options {functions}")
-            if not functions:
-                raise ValueError("The module has no function to benchmark")
-            entry_function = functions[0]
-        if entry_function not in functions:
-            raise ValueError(
-                f"Attempted to benchmark unknown function {entry_function} of "
-                f"options {functions}")
+        entry_function = _entry_of(module, entry_function)
+    if executable is not None or entry_function is None:
+        # A module file without an entry function: the tool picks the
+        # exports to run, as upstream's does.
+        args, stdin = _tool_arguments(
+            module, entry_function, inputs,
+            benchmark_exe() if executable is None else executable, kwargs)
+        return _run_tool(args, stdin, timeout)
+
+    if isinstance(module, _ember.VmModule):
         vm_module = module
         instance = _ember.VmInstance()
     else:
-        if entry_function is None:
-            raise ValueError(
-                "When specifying the module as a filepath the entry function "
-                "must be specified.")
         instance = _ember.VmInstance()
         try:
             vm_module = _ember.VmModule.mmap(instance, os.fspath(module))
@@ -532,7 +651,7 @@ def benchmark_module(
             f"{[f for f in vm_module.function_names if f != '__init']}")
     remaining()
     try:
-        arguments = _build_inputs(device, list(inputs))
+        arguments = _build_inputs(device, inputs)
     except (ValueError, RuntimeError, TypeError) as error:
         raise BenchmarkToolError(f"invalid input: {error}") from None
 
@@ -547,5 +666,6 @@ def benchmark_module(
             f"Benchmark timed out after {timeout} seconds") from None
     except (ValueError, RuntimeError, IndexError, NotImplementedError) as error:
         raise BenchmarkToolError(str(error)) from None
-    return _results(f"BM_{entry_function}/process_time/real_time", samples,
-                    flags.aggregates_only)
+    rows = _rows(f"BM_{entry_function}/process_time/real_time", 0, samples,
+                 flags.aggregates_only)
+    return [_result(row) for row in rows]

@@ -66,6 +66,7 @@ from .array_interop import (
     _element_type_to_dtype_or_none,
     map_dtype_to_element_type,
 )
+from .dtypes import map_abi_type_to_dtype_info
 
 __all__ = [
     "FunctionInvoker",
@@ -162,21 +163,28 @@ def _pack_sequence(device, values, function_name: str, path: str):
 
 
 # Kinds of dtypes whose arrays the native path can import (they have a
-# buffer-protocol format); others are copied here.
+# buffer-protocol format); others are copied here. numpy's own type codes
+# only: ml_dtypes' types have a kind ("V", or "f" for float8_e5m2) but no
+# buffer format.
 _IMPORTABLE_KINDS = frozenset("biufc?")
+_NUMPY_TYPE_CODES = frozenset(np.typecodes["All"])
 
 
 def _array_argument(device: HalDevice, value, function_name: str, path: str):
-    """Native-path hook: an argument that is not a buffer-protocol array but
-    has ``__array__`` or ``__dlpack__``. Returns an ndarray for the native
-    path to import (or copy), or a ``HalBufferView`` holding a copy."""
+    """Native-path hook: an argument the native path could not import (not
+    a buffer-protocol array of a type it knows) that has ``__array__`` or
+    ``__dlpack__``. Returns an ndarray for the native path to import (or
+    copy), or a ``HalBufferView`` holding a copy."""
     if hasattr(value, "__array__"):
         host = np.asarray(value)
     elif hasattr(value, "__dlpack__"):
         host = np.from_dlpack(value)
     else:
         raise _not_convertible(value, function_name, path)
-    if host.dtype.kind in _IMPORTABLE_KINDS and host.dtype.isnative:
+    dtype = host.dtype
+    if (dtype.kind in _IMPORTABLE_KINDS and dtype.char in _NUMPY_TYPE_CODES
+            and dtype.isnative and map_dtype_to_element_type(dtype)
+            is not None):
         return host
     packed = VmVariantList(1)
     _push_array(device, packed, host, None, function_name, path)
@@ -325,9 +333,13 @@ def _return_error(inv: Invocation, summary: str):
 
 def _result_ndarray(inv, vm_list, index, desc):
     buffer_view = vm_list.get_as_object(index, HalBufferView)
-    dtype = ABI_TYPE_TO_DTYPE.get(desc[1])
-    if dtype is None:
-        raise _return_error(inv, f"unrecognized dtype '{desc[1]}'")
+    # As iree.runtime 3.13: the dtypes table's numpy dtype (np.dtype, so a
+    # DeviceArray's dtype and repr say "float32"; 3.11 gave the scalar type
+    # and knew fewer ABI types).
+    try:
+        dtype = map_abi_type_to_dtype_info(desc[1]).dtype
+    except (KeyError, TypeError):
+        raise _return_error(inv, f"unrecognized dtype '{desc[1]}'") from None
     return DeviceArray(inv.device, buffer_view, implicit_host_transfer=True,
                        override_dtype=dtype)
 
@@ -408,14 +420,21 @@ def _unpack_reflected(inv: Invocation, vm_list: VmVariantList, descs) -> list:
 _DECLARED_PARAMETER = re.compile(r"%[\w.$-]+: ([^,()]+(?:<[^<>]*>)?)")
 # At most 18 digits a dim, so that it fits an int64 (a longer one, from a
 # hostile module, leaves that argument unchecked rather than failing).
-_DECLARED_TENSOR = re.compile(r"tensor<((?:(?:\d{1,18}|\?)x)*)[a-z]\w*>")
+_DECLARED_TENSOR = re.compile(r"tensor<((?:(?:\d{1,18}|\?)x)*)([a-z]\w*)>")
+# Element types the native path checks before the call (the program checks
+# every type, but its message names the HAL's type codes in hex): floats and
+# integers of whole bytes. Others (i1, complex, float8) are left to the
+# program.
+_CHECKED_ELEMENT_TYPE = re.compile(r"(?:f|bf|i|si|ui)(?:8|16|32|64)")
 
 
 def _declared_arguments(reflection: dict) -> list:
     """What ``iree.abi.declaration`` says of each argument, for the native
-    path's checks: ``(type text, dims)`` for a tensor (a dim of -1 is
-    dynamic), ``(type text, None)`` for anything else; an empty list when
-    there is no declaration or it cannot be read (nothing is checked)."""
+    path's checks: ``(type text, dims, element type)`` for a tensor (a dim
+    of -1 is dynamic; the element type as text, e.g. "f32", or None when it
+    is not checked), ``(type text, None, None)`` for anything else; an empty
+    list when there is no declaration or it cannot be read (nothing is
+    checked)."""
     declaration = reflection.get("iree.abi.declaration", "")
     if not isinstance(declaration, str) or len(declaration) > 65536:
         return []
@@ -429,11 +448,14 @@ def _declared_arguments(reflection: dict) -> list:
         text = match.group(1).strip()
         tensor = _DECLARED_TENSOR.fullmatch(text)
         if tensor is None:
-            declared.append((text, None))
+            declared.append((text, None, None))
             continue
         dims = [-1 if dim == "?" else int(dim)
                 for dim in tensor.group(1).split("x") if dim]
-        declared.append((text, dims))
+        element = tensor.group(2)
+        if not _CHECKED_ELEMENT_TYPE.fullmatch(element):
+            element = None
+        declared.append((text, dims, element))
     return declared
 
 

@@ -209,6 +209,15 @@ class SystemContext:
         """Links one module into a dynamic context (see add_vm_modules)."""
         self.add_vm_modules((vm_module,))
 
+    def add_module_dependency(self, name, minimum_version=0):
+        """Registers the module `name` made by
+        ``VmModule.resolve_module_dependency``, which makes none (ValueError,
+        as in iree.runtime): add the modules themselves with
+        add_vm_module."""
+        resolved = VmModule.resolve_module_dependency(
+            self._config.vm_instance, name, minimum_version)
+        self._vm_context.register_modules([resolved])
+
 
 def load_vm_modules(*vm_modules, config: Optional[Config] = None):
     """Binds ``vm_modules`` in a new static SystemContext; returns their
