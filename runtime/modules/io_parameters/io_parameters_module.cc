@@ -391,7 +391,11 @@ Status Gather(IoParametersState& state, Ref<h::Device> device,
                          ResolveSpans(state, source_scope, key_table, key_data,
                                       spans, Access::kRead));
   QueueChain chain(wait, signal);
-  for (const auto& [span, entry] : work) {
+  // Named references, not structured bindings: C++20 lets a lambda capture
+  // a structured binding, but Clang before 16 refuses it.
+  for (const auto& item : work) {
+    const auto& span = item.first;
+    const auto& entry = item.second;
     if (span.length == 0) continue;
     if (entry->kind == io::ParameterEntry::Kind::kSplat &&
         (entry->pattern_length == 1 || entry->pattern_length == 2 ||
@@ -444,7 +448,9 @@ Status Scatter(IoParametersState& state, Ref<h::Device> device,
                          ResolveSpans(state, target_scope, key_table, key_data,
                                       spans, Access::kWrite));
   QueueChain chain(wait, signal);
-  for (const auto& [span, entry] : work) {
+  for (const auto& item : work) {  // not a structured binding: see Gather
+    const auto& span = item.first;
+    const auto& entry = item.second;
     if (span.length == 0) continue;
     Result<Ref<h::Buffer>> target =
         ImportFileRange(*d, *entry, span, /*writable=*/true);
