@@ -5,13 +5,18 @@
 #     AddressSanitizer + UBSan, Release with warnings as errors, and Release
 #     with the switch-dispatch interpreter (-DEMBER_VM_DISPATCH_SWITCH=ON);
 #   - the fuzz targets' seed corpus, replayed under the sanitizers;
-#   - the Python tests (pytest, comparing Ember with the official
-#     iree-base-runtime 3.11.0), in a virtual environment (.venv, or
-#     $EMBER_VENV) that the script makes.
+#   - the Python tests (pytest), comparing Ember with the official runtime of
+#     the release that built each module: iree-base-runtime 3.13.0 (the
+#     current release, installed with Ember in .venv, or $EMBER_VENV) for
+#     3.13 modules, and 3.11.0 for 3.11 modules (in a second environment,
+#     .venv-iree-3.11 or $EMBER_IREE311_VENV: one environment cannot hold
+#     two versions of the iree packages).
 #
 #   bash scripts/run_tests.sh
 #
-# Compiled test modules are cached by compiler version + source hash in
+# The C++ tests run on a corpus of modules compiled by iree-compile 3.13,
+# and the Release build's tests again on one compiled by 3.11. Compiled
+# test modules are cached by compiler version + source hash in
 # ~/.cache/ember/corpus (override with EMBER_CORPUS_CACHE).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -19,6 +24,7 @@ cd "$root"
 jobs="$(nproc 2>/dev/null || echo 2)"
 system_python="${PYTHON:-python3}"
 venv="${EMBER_VENV:-$root/.venv}"
+venv311="${EMBER_IREE311_VENV:-$root/.venv-iree-3.11}"
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -42,15 +48,21 @@ step "Checking the layering of #includes"
 step "Checking the formatting of the C++ sources (clang-format)"
 git ls-files -z '*.cc' '*.h' | xargs -0 clang-format --dry-run --Werror
 
-step "Making the virtual environment $venv"
-if [ ! -x "$venv/bin/python" ]; then
-  if ! "$system_python" -m venv "$venv" 2>/dev/null; then
-    # Debian's Python ships venv's pip bootstrap separately.
-    rm -rf "$venv"
-    apt-get update -qq && apt-get install -y -qq python3-venv
-    "$system_python" -m venv "$venv"
+# make_venv DIR: a virtual environment at DIR, made once.
+make_venv() {
+  if [ ! -x "$1/bin/python" ]; then
+    if ! "$system_python" -m venv "$1" 2>/dev/null; then
+      # Debian's Python ships venv's pip bootstrap separately.
+      rm -rf "$1"
+      apt-get update -qq && apt-get install -y -qq python3-venv
+      "$system_python" -m venv "$1"
+    fi
   fi
-fi
+}
+
+step "Making the virtual environments $venv and $venv311"
+make_venv "$venv"
+make_venv "$venv311"
 python="$venv/bin/python"
 # As if the environment were activated: its tools (iree-compile,
 # iree-run-module, ember-*) come before any others on PATH.
@@ -59,10 +71,23 @@ export PATH="$venv/bin:$PATH"
 step "Installing Ember and the test dependencies"
 "$python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
 "$python" -m pip install --quiet ".[test]"
+# The oracle of 3.11 modules, and the compiler that makes them.
+"$venv311/bin/python" -m pip install --quiet --upgrade pip >/dev/null 2>&1 || true
+"$venv311/bin/python" -m pip install --quiet numpy ml_dtypes \
+  iree-base-compiler==3.11.0 iree-base-runtime==3.11.0
+export EMBER_IREE311_PYTHON="$venv311/bin/python"
+export EMBER_IREE311_COMPILE="$venv311/bin/iree-compile"
+# Tests that run an oracle in a subprocess name each by its release.
+export EMBER_IREE313_PYTHON="$python"
+export EMBER_IREE313_COMPILE="$venv/bin/iree-compile"
 
-step "Compiling the test corpus with the pinned compiler (cached)"
-"$python" tools/ember_corpus.py build --out build/corpus
+step "Compiling the test corpus with iree-compile 3.13 and 3.11 (cached)"
+"$python" tools/ember_corpus.py build --out build/corpus \
+  --compiler "$venv/bin/iree-compile"
+"$python" tools/ember_corpus.py build --out build/corpus-3.11 \
+  --compiler "$venv311/bin/iree-compile"
 export EMBER_CORPUS_DIR="$root/build/corpus"
+export EMBER_CORPUS_311_DIR="$root/build/corpus-3.11"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
@@ -83,8 +108,8 @@ build_and_test asan -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON \
   -DEMBER_BUILD_FUZZERS=ON
 
 step "Replaying the fuzz seed corpus under the sanitizers"
-build/asan/module_loader_fuzzer build/corpus
-build/asan/bytecode_verifier_fuzzer build/corpus
+build/asan/module_loader_fuzzer build/corpus build/corpus-3.11
+build/asan/bytecode_verifier_fuzzer build/corpus build/corpus-3.11
 fuzz/make_seed_corpus.sh build/npy-seeds npy_reader_fuzzer >/dev/null
 build/asan/npy_reader_fuzzer build/npy-seeds
 for format in irpa gguf safetensors; do
@@ -94,6 +119,9 @@ for format in irpa gguf safetensors; do
 done
 
 build_and_test release -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_FUZZERS=OFF
+step "Running the C++ tests: release, on the corpus of iree-compile 3.11"
+EMBER_CORPUS_DIR="$EMBER_CORPUS_311_DIR" \
+  ctest --test-dir build/release --output-on-failure -j "$jobs"
 build_and_test release-switch -DCMAKE_BUILD_TYPE=Release \
   -DEMBER_VM_DISPATCH_SWITCH=ON -DEMBER_BUILD_FUZZERS=OFF
 

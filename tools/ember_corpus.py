@@ -2,8 +2,9 @@
 """Builds Ember's test corpus of compiled IREE modules (stdlib only).
 
 Every MLIR program under tests/corpus/ (tensor programs) and
-tests/corpus/vm/ (raw VM-dialect programs) is compiled with the pinned
-compiler (iree-base-compiler 3.11.0) into several "forms":
+tests/corpus/vm/ (raw VM-dialect programs) is compiled with an iree-compile
+(the test environment's, iree-base-compiler 3.13.0, by default; the tests
+also build a second corpus with 3.11.0's, --compiler) into several "forms":
 
   tensor programs             vm programs (--compile-mode=vm)
   ---------------             --------------------------------
@@ -186,7 +187,7 @@ def find_iree_compile() -> str:
         raise CorpusError(
             "iree-compile not found on PATH and the iree.compiler python "
             f"package could not provide it ({e}); install "
-            "iree-base-compiler==3.11.0 or set EMBER_IREE_COMPILE") from e
+            "iree-base-compiler==3.13.0 or set EMBER_IREE_COMPILE") from e
 
 
 _version_cache: dict = {}
@@ -322,12 +323,15 @@ def _write_json_atomic(path: Path, data) -> None:
 
 
 def build_corpus(out_dir=None, jobs: int = MAX_JOBS, verbose: bool = False,
-                 log=None) -> dict:
+                 log=None, iree_compile=None) -> dict:
     """Compiles what is missing from the cache and returns the manifest.
 
     out_dir: where manifest.json and the per-form links go (default
     <repo>/build/corpus); relative paths are taken relative to the cwd.
     log: callable taking one line of progress text (default: print).
+    iree_compile: the compiler to use (default: find_iree_compile()); each
+    compiler version has its own cache directory, so corpora of several
+    releases live side by side (one out_dir each).
     Raises CorpusError if any program fails to compile.
     """
     if log is None:
@@ -338,7 +342,7 @@ def build_corpus(out_dir=None, jobs: int = MAX_JOBS, verbose: bool = False,
     timeout_s = float(os.environ.get("EMBER_CORPUS_TIMEOUT",
                                      DEFAULT_TIMEOUT_S))
 
-    iree_compile = find_iree_compile()
+    iree_compile = iree_compile or find_iree_compile()
     version = compiler_version(iree_compile)
     version_dir = cache_root() / sanitize(version)
     programs = discover_programs()
@@ -428,8 +432,8 @@ def build_corpus(out_dir=None, jobs: int = MAX_JOBS, verbose: bool = False,
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        description="Compile Ember's MLIR test corpus with the pinned "
-                    "iree-compile, with a content-addressed cache.")
+        description="Compile Ember's MLIR test corpus with an iree-compile, "
+                    "with a content-addressed cache.")
     sub = parser.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="compile the corpus, write a manifest")
     b.add_argument("--out", default=None,
@@ -438,6 +442,9 @@ def main(argv=None) -> int:
                    help=f"parallel compiles, at most {MAX_JOBS}")
     b.add_argument("-v", "--verbose", action="store_true",
                    help="print one line per compiled form")
+    b.add_argument("--compiler", default=None,
+                   help="the iree-compile to use (default: $EMBER_IREE_COMPILE"
+                        ", else the one on PATH)")
     sub.add_parser("list", help="print the program names")
     args = parser.parse_args(argv)
 
@@ -448,7 +455,8 @@ def main(argv=None) -> int:
             return 0
         start = time.monotonic()
         manifest = build_corpus(args.out, jobs=args.jobs,
-                                verbose=args.verbose)
+                                verbose=args.verbose,
+                                iree_compile=args.compiler)
         out = Path(args.out).resolve() if args.out else DEFAULT_OUT_DIR
         print(f"{len(manifest['modules'])} modules, "
               f"{time.monotonic() - start:.1f}s; manifest: "

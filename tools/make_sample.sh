@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the bundled samples (python/ember/samples/*.vmfb) from their MLIR with
-# the pinned compiler (iree-base-compiler==3.11.0), using the corpus'
+# the current compiler (iree-base-compiler==3.13.0), using the corpus'
 # "embedded" flags. Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/../python/ember/samples"

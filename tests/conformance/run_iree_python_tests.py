@@ -2,10 +2,16 @@
 """Runs IREE's own Python runtime tests against Ember and against IREE.
 
     python3 tests/conformance/run_iree_python_tests.py <iree checkout>
-        [--files a_test.py,b_test.py] [--timeout SECONDS]
+        [--files a_test.py,b_test.py|all] [--timeout SECONDS]
+    python3 tests/conformance/run_iree_python_tests.py --mirror GIT_DIR
+        --revision REV [options as above]
 
-The tests are read from the checkout (runtime/bindings/python/tests at
-v3.11.0), never copied. Each file runs twice under pytest, in its own
+The tests are read from the checkout (runtime/bindings/python/tests of
+the release whose iree.runtime is installed: v3.11.0 for 3.11, the newest
+source for 3.13), never copied into this repository; --mirror and
+--revision export that folder of a git repository (a bare mirror will do)
+at REV into build/python-tests-src/REV/. `--files all` runs every
+*_test.py there. Each file runs twice under pytest, in its own
 directory (the tests find their testdata relative to themselves):
   official   python -m pytest FILE                 (iree.runtime 3.11)
   ember      python -m ember.shim -m pytest FILE   (iree.runtime -> Ember)
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -71,18 +78,55 @@ def summary(outcomes) -> str:
             f"failed, {counts['skipped']} skipped")
 
 
+def export_tests(mirror: Path, revision: str) -> Path:
+    """runtime/bindings/python/tests of `revision`, exported once."""
+    root = Path(__file__).resolve().parents[2]
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", revision)
+    tree = root / "build" / "python-tests-src" / safe
+    if (tree / ".complete").exists():
+        return tree
+    partial = tree.with_name(safe + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(mirror), "archive", "--format=tar", revision,
+         "runtime/bindings/python/tests"], capture_output=True, check=False)
+    if archive.returncode != 0:
+        sys.exit(f"git archive of {revision} failed: "
+                 f"{archive.stderr.decode(errors='replace').strip()}")
+    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout,
+                   check=True)
+    (partial / ".complete").write_text(revision + "\n")
+    shutil.rmtree(tree, ignore_errors=True)
+    partial.rename(tree)
+    return tree
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("iree_checkout", type=Path)
+    parser.add_argument("iree_checkout", type=Path, nargs="?")
+    parser.add_argument("--mirror", type=Path,
+                        help="a git repository of iree-org/iree")
+    parser.add_argument("--revision", help="the revision to export from it")
     parser.add_argument("--files", default=",".join(DEFAULT_FILES))
     parser.add_argument("--timeout", type=int, default=600)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="list the tests that pass officially but not on "
                              "Ember")
     args = parser.parse_args()
+    if args.mirror or args.revision:
+        if not (args.mirror and args.revision) or args.iree_checkout:
+            sys.exit("give either IREE_CHECKOUT or both --mirror and "
+                     "--revision")
+        args.iree_checkout = export_tests(args.mirror, args.revision)
+    elif not args.iree_checkout:
+        sys.exit("give IREE_CHECKOUT, or --mirror and --revision")
     tests_dir = args.iree_checkout / "runtime" / "bindings" / "python" / "tests"
     if not tests_dir.is_dir():
-        sys.exit(f"{tests_dir} not found (an IREE v3.11.0 checkout?)")
+        sys.exit(f"{tests_dir} not found (an IREE checkout?)")
+    if args.files == "all":
+        args.files = ",".join(sorted(p.name for p in
+                                     tests_dir.glob("*_test.py")))
     total = {"official": {}, "ember": {}}
     regressions = []
     for test_file in args.files.split(","):

@@ -15,13 +15,17 @@ Fixtures:
   compiler_json    path -> the compiler's JSON of a module, parsed
   sample_vmfb      the bundled python/ember/samples/simple_mul.vmfb
   ember_rt         the ember.runtime module
-  iree_rt          the iree.runtime module (the oracle); skips if missing
+  iree_rt          the iree.runtime module (the oracle, 3.13); skips if
+                   missing
   iree_run_module  the oracle's iree-run-module (fails if missing)
 
 Helpers:
-  compile_mlir(name, text, flags)  a test's own MLIR compiled by the pinned
-                   iree-compile, cached under build/test-modules by compiler
-                   version, flags and source (as the corpus is)
+  compile_mlir(name, text, flags, compiler=None)  a test's own MLIR compiled
+                   by the environment's iree-compile (3.13) or `compiler`,
+                   cached under build/test-modules by compiler version, flags
+                   and source (as the corpus is)
+  iree311_tool(name)  a tool of the IREE 3.11 environment (skips without it)
+  corpus311        the corpus compiled by iree-compile 3.11
   ember_run_module_command()       how to run ember-run-module
   CPU_COMPILE_FLAGS                llvm-cpu for a generic x86-64 host, f64
                    and i64 kept
@@ -51,6 +55,13 @@ _INTERPRETER_BIN = os.path.dirname(sys.executable)
 if _INTERPRETER_BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = (_INTERPRETER_BIN + os.pathsep +
                           os.environ.get("PATH", ""))
+# Tests that run an official runtime in a subprocess find 3.13's through
+# EMBER_IREE313_PYTHON (scripts/run_tests.sh sets it): by default, this
+# interpreter, whose environment has iree-base-runtime 3.13.
+os.environ.setdefault("EMBER_IREE313_PYTHON", sys.executable)
+if (Path(sys.executable).parent / "iree-compile").exists():
+    os.environ.setdefault("EMBER_IREE313_COMPILE",
+                          str(Path(sys.executable).parent / "iree-compile"))
 CORPUS_TOOL = REPO_ROOT / "tools" / "ember_corpus.py"
 CORPUS_OUT = REPO_ROOT / "build" / "corpus"
 SAMPLE_VMFB = REPO_ROOT / "python" / "ember" / "samples" / "simple_mul.vmfb"
@@ -177,9 +188,85 @@ def ember_rt():
     return rt
 
 
+# Devices the official runtime made during the session, never released.
+# iree.runtime 3.13 crashes (SIGSEGV) when a buffer or buffer view outlives
+# the device that allocated it -- a result released after its context and
+# device, which Python's order of releasing a function's locals brings about
+# in ordinary test code. Keeping every oracle device alive until the process
+# ends avoids that upstream bug without changing what the tests compare.
+_ORACLE_DEVICES: list = []
+
+
+def _keep_oracle_devices_alive(rt) -> None:
+    if getattr(rt, "_ember_tests_keep_devices", False):
+        return
+    rt._ember_tests_keep_devices = True
+
+    def keeping(make):
+        def make_and_keep(*args, **kwargs):
+            device = make(*args, **kwargs)
+            _ORACLE_DEVICES.append(device)
+            return device
+        return make_and_keep
+
+    driver_type = rt.HalDriver
+    for name in ("create_default_device", "create_device",
+                 "create_device_by_uri"):
+        if hasattr(driver_type, name):
+            setattr(driver_type, name, keeping(getattr(driver_type, name)))
+
+
+def import_oracle_runtime():
+    """The official iree.runtime, as the tests use it (skips when absent)."""
+    rt = pytest.importorskip("iree.runtime")
+    _keep_oracle_devices_alive(rt)
+    return rt
+
+
 @pytest.fixture(scope="session")
 def iree_rt():
-    return pytest.importorskip("iree.runtime")
+    return import_oracle_runtime()
+
+
+# ---- the 3.11 release: its compiler, its corpus and its runtime ------------
+#
+# One environment cannot hold two versions of the iree packages, so the
+# oracle of modules built by iree-compile 3.11 lives in a second one
+# (scripts/run_tests.sh makes it and sets these variables): its python runs
+# iree.runtime 3.11 in a subprocess, its bin/ has iree-compile and
+# iree-run-module 3.11.
+
+
+def iree311_tool(name: str) -> str:
+    """A tool of the 3.11 environment (skips, saying how to get one, when
+    the environment is missing)."""
+    python = os.environ.get("EMBER_IREE311_PYTHON") or str(
+        REPO_ROOT / ".venv-iree-3.11" / "bin" / "python")
+    tool = Path(python).parent / name
+    if not tool.exists():
+        pytest.skip(f"{name} of IREE 3.11 not found at {tool}: "
+                    "scripts/run_tests.sh installs iree-base-compiler and "
+                    "iree-base-runtime 3.11.0 in .venv-iree-3.11 (or set "
+                    "EMBER_IREE311_PYTHON)")
+    return str(tool)
+
+
+@pytest.fixture(scope="session")
+def corpus311():
+    """The corpus compiled by iree-compile 3.11, as `corpus` is by 3.13."""
+    tool = _load_corpus_tool()
+    compiler = os.environ.get("EMBER_IREE311_COMPILE") or iree311_tool(
+        "iree-compile")
+    out = os.environ.get("EMBER_CORPUS_311_DIR") or str(
+        REPO_ROOT / "build" / "corpus-3.11")
+    lines = []
+    try:
+        manifest = tool.build_corpus(out_dir=out, log=lines.append,
+                                     iree_compile=compiler)
+    except tool.CorpusError as error:
+        pytest.fail(f"the 3.11 corpus failed to compile:\n{error}",
+                    pytrace=False)
+    return manifest
 
 
 # ---- test programs compiled on demand -----------------------------------------
@@ -198,16 +285,18 @@ def _iree_compile() -> str:
     compiler = os.environ.get("EMBER_IREE_COMPILE") or shutil.which(
         "iree-compile")
     if not compiler:
-        pytest.fail("iree-compile (iree-base-compiler==3.11.0) is needed")
+        pytest.fail("iree-compile (iree-base-compiler==3.13.0) is needed")
     return compiler
 
 
-def compile_mlir(name: str, text: str, flags=CPU_COMPILE_FLAGS) -> Path:
-    """`text` compiled by the pinned compiler with `flags`; cached under
+def compile_mlir(name: str, text: str, flags=CPU_COMPILE_FLAGS,
+                 compiler=None) -> Path:
+    """`text` compiled with `flags` by `compiler` (default: the test
+    environment's iree-compile, 3.13); cached under
     build/test-modules/NAME.KEY.vmfb, KEY a hash of the compiler version,
     the flags and the source, so a rerun (or CI with a cached build/)
     compiles nothing."""
-    compiler = _iree_compile()
+    compiler = compiler or _iree_compile()
     if compiler not in _compiler_versions:
         _compiler_versions[compiler] = subprocess.run(
             [compiler, "--version"], capture_output=True, text=True,
@@ -244,5 +333,5 @@ def ember_run_module_command() -> list[str]:
 def iree_run_module() -> str:
     found = shutil.which("iree-run-module")
     if not found:
-        pytest.fail("iree-run-module (iree-base-runtime==3.11.0) is needed")
+        pytest.fail("iree-run-module (iree-base-runtime==3.13.0) is needed")
     return found

@@ -23,6 +23,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import import_oracle_runtime
+
 ALIGNMENT = 64
 LOAD_ERRORS = (ValueError, RuntimeError, OSError)
 
@@ -36,7 +38,7 @@ def sample_bytes(sample_vmfb) -> bytes:
 def rt(request, ember_rt):
     if request.param == "ember":
         return ember_rt
-    return pytest.importorskip("iree.runtime")
+    return import_oracle_runtime()
 
 
 def aligned_array(data: bytes, misalign: int = 0) -> np.ndarray:

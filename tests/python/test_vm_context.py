@@ -8,15 +8,16 @@ the same contents of result lists and buffers. Failures must raise the same
 exception type; Ember's message must also carry the program's own message
 and a VM stack trace line.
 
-Two places where IREE 3.11 is wrong, kept out of the comparison and tested
-on their own (Ember's correct values are computed here in Python, and the
-tests also pin IREE's wrong ones, so a fixed IREE gets noticed):
-  * i64 values passed through internal (non-inlined) calls: IREE copies only
-    one 32-bit register per operand and result (see
-    runtime/vm/bytecode/interpreter_test.cc, InternalCalls);
+Places where an official runtime is or was wrong, tested on their own
+(Ember's correct values are computed here in Python):
+  * i64 values passed through internal (non-inlined) calls: IREE 3.11 copied
+    only one 32-bit register per operand and result (see
+    runtime/vm/bytecode/interpreter_test.cc, InternalCalls); 3.12 fixed
+    it, and the test now asserts agreement with the oracle;
   * vm.fma.f32 / vm.fma.f64: IREE's ops.h uses fmaf/fma only when the C
     library defines FP_FAST_FMA(F), and computes a*b+c with two roundings
-    otherwise -- which is the case in the official x86-64 wheel.
+    otherwise -- which is the case in the official x86-64 wheel (the test
+    pins IREE's two-rounding values, so a fixed IREE gets noticed).
 
 The rest checks what Ember promises beyond IREE: calls release the GIL,
 calls into one context from several threads are serialised (never a data
@@ -36,6 +37,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+
+from conftest import import_oracle_runtime
 
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "build" / "corpus"
 FORMS = ("embedded", "flat")
@@ -140,7 +143,7 @@ def erun():
 
 @pytest.fixture(scope="module")
 def irun():
-    return pytest.importorskip("iree.runtime")
+    return import_oracle_runtime()
 
 
 @pytest.fixture(scope="module")
@@ -357,26 +360,23 @@ def test_spot_values(corpus_by_name, erun, e_instance):
 
 def test_internal_calls_i64(corpus_by_name, erun, irun, e_instance,
                             i_instance):
-    """IREE 3.11 drops the high half of i64 operands and results of internal
-    calls; Ember keeps them. Assert Ember's true values, and document that
-    IREE disagrees (if IREE is ever fixed, this tells us)."""
+    """i64 operands and results of internal calls keep their high half.
+    (IREE 3.11 dropped it; 3.12 fixed that, so the oracle agrees now.)"""
     path = corpus_path(corpus_by_name, "vm_internal_calls")
     ember = Program(erun, e_instance, path)
     iree = Program(irun, i_instance, path)
     a, b = 3000000000, 4
     true_sum = (a * a + b * b + 2**63) % 2**64 - 2**63
     assert ember.call("sum_sq", [a, b]) == [("i64", true_sum)]
-    assert ember.call("sum_sq", [a, b]) != iree.call("sum_sq", [a, b])
+    assert ember.call("sum_sq", [a, b]) == iree.call("sum_sq", [a, b])
     x, y = -7, 8589934597
     assert ember.call("swap_add", [x, y]) == [
         ("i64", x + y), ("i32", (y + 2**31) % 2**32 - 2**31)]
-    assert ember.call("swap_add", [x, y]) != iree.call("swap_add", [x, y])
-    # Small non-negative values agree (a negative one already has high
-    # bits). swap_add never does: IREE also misplaces the i64 operand that
-    # follows an i32 one, so swap_add(3, 4) is (3, 0) there.
+    assert ember.call("swap_add", [x, y]) == iree.call("swap_add", [x, y])
     for args in ([3, 4], [5, 12]):
         assert ember.call("sum_sq", args) == iree.call("sum_sq", args)
     assert ember.call("swap_add", [3, 4]) == [("i64", 7), ("i32", 4)]
+    assert ember.call("swap_add", [3, 4]) == iree.call("swap_add", [3, 4])
 
 
 def _f32(value: float) -> float:

@@ -21,6 +21,8 @@ import weakref
 import numpy as np
 import pytest
 
+from conftest import import_oracle_runtime
+
 import ember._ember as ember_native
 
 
@@ -42,7 +44,7 @@ _iree_instances = []
 
 @pytest.fixture(scope="module")
 def irt():
-    rt = pytest.importorskip("iree.runtime")
+    rt = import_oracle_runtime()
     # IREE registers vm.buffer / vm.list (and so gives them a type id) only
     # when an instance exists; keep one alive for the module's tests.
     _iree_instances.append(rt.VmInstance())
