@@ -1,6 +1,8 @@
 #include "runtime/vm/bytecode/flatbuffer_reader.h"
 
+#include <algorithm>
 #include <cstdarg>
+#include <cstring>
 
 namespace ember::vm::bytecode {
 
@@ -9,7 +11,8 @@ FlatBufferReader::FlatBufferReader(std::span<const uint8_t> buffer)
 
 std::string FlatBufferReader::Path() const {
   std::string path;
-  for (const PathEntry& entry : path_) {
+  for (size_t i = 0; i < std::min(depth_, kMaxPathDepth); ++i) {
+    const PathEntry& entry = path_[i];
     if (!path.empty() && entry.name[0] != '\0') path += '.';
     path += entry.name;
     if (entry.index >= 0) {
@@ -32,30 +35,8 @@ Status FlatBufferReader::Error(uint64_t offset, const char* format, ...) {
       detail.c_str()));
 }
 
-Status FlatBufferReader::Charge(uint32_t offset, uint64_t units) {
-  if (budget_ < units) {
-    budget_ = 0;
-    return Error(offset,
-                 "too many objects for the buffer size (offsets share "
-                 "subtrees; a valid module never does this)");
-  }
-  budget_ -= units;
-  return Status();
-}
-
-Result<FlatTable> FlatBufferReader::Root(std::string_view file_identifier) {
-  if (buffer_.size() < 8) {
-    return Error(0, "buffer of %zu bytes is too small for a FlatBuffer",
-                 buffer_.size());
-  }
-  if (std::memcmp(buffer_.data() + 4, file_identifier.data(), 4) != 0) {
-    return Error(4, "file identifier is not \"%.*s\"",
-                 static_cast<int>(file_identifier.size()),
-                 file_identifier.data());
-  }
-  EMBER_ASSIGN_OR_RETURN(uint32_t root, FollowOffset(0));
-  return TableAtOffset(root);
-}
+// The checked paths: the public reads run these only when their fast path
+// (flatbuffer_reader.h) finds something wrong, to say what.
 
 Result<uint32_t> FlatBufferReader::FollowOffset(uint32_t at) {
   if (!InBounds(at, 4)) return Error(at, "offset field runs past the end");
@@ -110,7 +91,8 @@ Result<uint32_t> FlatBufferReader::FieldOffset(const FlatTable& table, int slot,
   return table.offset + uint32_t{field};
 }
 
-Result<FlatTable> FlatBufferReader::Table(const FlatTable& table, int slot) {
+Result<FlatTable> FlatBufferReader::TableChecked(const FlatTable& table,
+                                                 int slot) {
   EMBER_ASSIGN_OR_RETURN(uint32_t at, FieldOffset(table, slot, 4));
   if (at == 0) return FlatTable{};
   EMBER_ASSIGN_OR_RETURN(uint32_t target, FollowOffset(at));
@@ -134,8 +116,9 @@ Result<std::string_view> FlatBufferReader::StringAtOffset(uint32_t offset) {
       reinterpret_cast<const char*>(buffer_.data()) + offset + 4, length);
 }
 
-Result<std::string_view> FlatBufferReader::String(const FlatTable& table,
-                                                  int slot, bool* present) {
+Result<std::string_view> FlatBufferReader::StringChecked(const FlatTable& table,
+                                                         int slot,
+                                                         bool* present) {
   if (present) *present = false;
   EMBER_ASSIGN_OR_RETURN(uint32_t at, FieldOffset(table, slot, 4));
   if (at == 0) return std::string_view();
@@ -144,8 +127,9 @@ Result<std::string_view> FlatBufferReader::String(const FlatTable& table,
   return StringAtOffset(target);
 }
 
-Result<FlatVector> FlatBufferReader::Vector(const FlatTable& table, int slot,
-                                            size_t element_size) {
+Result<FlatVector> FlatBufferReader::VectorChecked(const FlatTable& table,
+                                                   int slot,
+                                                   size_t element_size) {
   EMBER_ASSIGN_OR_RETURN(uint32_t at, FieldOffset(table, slot, 4));
   if (at == 0) return FlatVector{};
   EMBER_ASSIGN_OR_RETURN(uint32_t offset, FollowOffset(at));
@@ -162,10 +146,11 @@ Result<FlatVector> FlatBufferReader::Vector(const FlatTable& table, int slot,
   return FlatVector{offset + 4, count, true};
 }
 
-Result<FlatVector> FlatBufferReader::ScalarVector(const FlatTable& table,
-                                                  int slot,
-                                                  size_t element_size) {
-  EMBER_ASSIGN_OR_RETURN(FlatVector vector, Vector(table, slot, element_size));
+Result<FlatVector> FlatBufferReader::ScalarVectorChecked(const FlatTable& table,
+                                                         int slot,
+                                                         size_t element_size) {
+  EMBER_ASSIGN_OR_RETURN(FlatVector vector,
+                         VectorChecked(table, slot, element_size));
   if (!vector.present) return vector;
   // Vector() has checked that the elements fit in the buffer, so this cannot
   // overflow.
@@ -174,18 +159,39 @@ Result<FlatVector> FlatBufferReader::ScalarVector(const FlatTable& table,
   return vector;
 }
 
-Result<FlatTable> FlatBufferReader::TableAt(const FlatVector& vector,
-                                            uint32_t index) {
+Result<FlatTable> FlatBufferReader::TableAtChecked(const FlatVector& vector,
+                                                   uint32_t index) {
   EMBER_ASSIGN_OR_RETURN(uint32_t target,
                          FollowOffset(vector.data + 4 * index));
   return TableAtOffset(target);
 }
 
-Result<std::string_view> FlatBufferReader::StringAt(const FlatVector& vector,
-                                                    uint32_t index) {
+Result<std::string_view> FlatBufferReader::StringAtChecked(
+    const FlatVector& vector, uint32_t index) {
   EMBER_ASSIGN_OR_RETURN(uint32_t target,
                          FollowOffset(vector.data + 4 * index));
   return StringAtOffset(target);
+}
+
+Status FlatBufferReader::BudgetExhausted(uint32_t offset) {
+  budget_ = 0;
+  return Error(offset,
+               "too many objects for the buffer size (offsets share "
+               "subtrees; a valid module never does this)");
+}
+
+Result<FlatTable> FlatBufferReader::Root(std::string_view file_identifier) {
+  if (buffer_.size() < 8) {
+    return Error(0, "buffer of %zu bytes is too small for a FlatBuffer",
+                 buffer_.size());
+  }
+  if (std::memcmp(buffer_.data() + 4, file_identifier.data(), 4) != 0) {
+    return Error(4, "file identifier is not \"%.*s\"",
+                 static_cast<int>(file_identifier.size()),
+                 file_identifier.data());
+  }
+  EMBER_ASSIGN_OR_RETURN(uint32_t root, FollowOffset(0));
+  return TableAtOffset(root);
 }
 
 }  // namespace ember::vm::bytecode

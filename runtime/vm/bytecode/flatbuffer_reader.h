@@ -16,6 +16,13 @@
 // quadratic. Vectors of scalars or structs whose elements the parser copies
 // are charged for their elements too (ScalarVector), since sharing one long
 // vector among many parents multiplies the copying just the same.
+//
+// Speed: a module has a table or two per function and a location per few
+// instructions, so each read first runs its checks inline as plain compares
+// and only when one fails repeats them through the checked path, which
+// builds the error. Both paths make the same checks and charge the budget
+// the same, so a file is accepted or rejected exactly as by the checked path
+// alone, with the same message.
 #pragma once
 
 #include <cstddef>
@@ -23,7 +30,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "runtime/base/endian.h"
 #include "runtime/base/status.h"
@@ -102,9 +108,14 @@ class FlatBufferReader {
    public:
     Scope(FlatBufferReader& reader, const char* name, int64_t index = -1)
         : reader_(reader) {
-      reader_.path_.push_back({name, index});
+      // Scopes nest as deep as the schema (a handful); a deeper one is
+      // counted but left out of the path.
+      if (reader_.depth_ < kMaxPathDepth) {
+        reader_.path_[reader_.depth_] = {name, index};
+      }
+      ++reader_.depth_;
     }
-    ~Scope() { reader_.path_.pop_back(); }
+    ~Scope() { --reader_.depth_; }
     Scope(const Scope&) = delete;
     Scope& operator=(const Scope&) = delete;
 
@@ -114,7 +125,7 @@ class FlatBufferReader {
 
   // An INVALID_ARGUMENT error naming the current path and `offset`.
   Status Error(uint64_t offset, const char* format, ...)
-      __attribute__((format(printf, 3, 4)));
+      __attribute__((format(printf, 3, 4), cold));
   std::string Path() const;
 
  private:
@@ -132,6 +143,8 @@ class FlatBufferReader {
   }
   // Spends `units` of the object budget on the object at `offset`.
   Status Charge(uint32_t offset, uint64_t units = 1);
+  // Charge's error: empties the budget and says why.
+  Status BudgetExhausted(uint32_t offset) __attribute__((cold));
   // Returns the byte offset of the field in `slot`, or 0 when absent, after
   // checking that `field_size` bytes fit inside the table's inline data.
   Result<uint32_t> FieldOffset(const FlatTable& table, int slot,
@@ -140,17 +153,229 @@ class FlatBufferReader {
   Result<FlatTable> TableAtOffset(uint32_t offset);
   Result<std::string_view> StringAtOffset(uint32_t offset);
 
+  // The fast paths: true with the result when every check passes (and the
+  // budget is charged), false -- having charged nothing -- otherwise.
+  bool FastFieldOffset(const FlatTable& table, int slot, size_t field_size,
+                       uint32_t* at) const;
+  bool FastFollowOffset(uint32_t at, uint32_t* target) const;
+  bool FastTableAtOffset(uint32_t offset, FlatTable* table);
+  bool FastStringAtOffset(uint32_t offset, std::string_view* text);
+  // `per_element` nonzero: also charge the elements, as ScalarVector does.
+  bool FastVector(const FlatTable& table, int slot, size_t element_size,
+                  uint64_t per_element, FlatVector* vector);
+
+  // The checked paths of the public reads (the original checks, in order,
+  // building the error).
+  Result<FlatTable> TableChecked(const FlatTable& table, int slot);
+  Result<std::string_view> StringChecked(const FlatTable& table, int slot,
+                                         bool* present);
+  Result<FlatVector> VectorChecked(const FlatTable& table, int slot,
+                                   size_t element_size);
+  Result<FlatVector> ScalarVectorChecked(const FlatTable& table, int slot,
+                                         size_t element_size);
+  Result<FlatTable> TableAtChecked(const FlatVector& vector, uint32_t index);
+  Result<std::string_view> StringAtChecked(const FlatVector& vector,
+                                           uint32_t index);
+  template <typename T>
+  Result<T> ScalarChecked(const FlatTable& table, int slot, T default_value);
+
   std::span<const uint8_t> buffer_;
-  std::vector<PathEntry> path_;
+  // The open Scopes, outermost first: a fixed array, because the parser
+  // opens one per element of every vector.
+  static constexpr size_t kMaxPathDepth = 16;
+  PathEntry path_[kMaxPathDepth];
+  size_t depth_ = 0;
   uint64_t budget_;
 };
 
+// The public reads (see "Speed" above): a fast path inlined into the parser,
+// with no Status or Result built along the way and the budget charged only
+// once every check has passed, falling back to the checked path (.cc) --
+// the same checks in their original order -- to build the error.
+#define EMBER_FLAT_INLINE inline __attribute__((always_inline))
+
+EMBER_FLAT_INLINE Status FlatBufferReader::Charge(uint32_t offset,
+                                                  uint64_t units) {
+  if (__builtin_expect(budget_ < units, 0)) return BudgetExhausted(offset);
+  budget_ -= units;
+  return Status();
+}
+
+EMBER_FLAT_INLINE bool FlatBufferReader::FastFieldOffset(const FlatTable& table,
+                                                         int slot,
+                                                         size_t field_size,
+                                                         uint32_t* at) const {
+  *at = 0;
+  if (!table.present) return true;
+  const uint32_t entry = 4 + 2 * static_cast<uint32_t>(slot);
+  if (entry + 2 > table.vtable_size) return true;
+  const uint16_t field = Load<uint16_t>(table.vtable + entry);
+  if (field == 0) return true;
+  if (field < 4 || field + field_size > table.inline_size) return false;
+  *at = table.offset + uint32_t{field};
+  return true;
+}
+
+EMBER_FLAT_INLINE bool FlatBufferReader::FastFollowOffset(
+    uint32_t at, uint32_t* target) const {
+  if (!InBounds(at, 4)) return false;
+  const uint64_t to = uint64_t{at} + Load<uint32_t>(at);
+  if (to == at || to >= buffer_.size()) return false;
+  *target = static_cast<uint32_t>(to);
+  return true;
+}
+
+EMBER_FLAT_INLINE bool FlatBufferReader::FastTableAtOffset(uint32_t offset,
+                                                           FlatTable* table) {
+  if (!InBounds(offset, 4) || offset % 4 != 0) return false;
+  const int64_t vtable = int64_t{offset} - Load<int32_t>(offset);
+  if (vtable < 0 || !InBounds(static_cast<uint64_t>(vtable), 4) ||
+      vtable % 2 != 0) {
+    return false;
+  }
+  const uint16_t vtable_size = Load<uint16_t>(static_cast<uint64_t>(vtable));
+  const uint16_t inline_size =
+      Load<uint16_t>(static_cast<uint64_t>(vtable) + 2);
+  if (vtable_size < 4 || vtable_size % 2 != 0 ||
+      !InBounds(static_cast<uint64_t>(vtable), vtable_size) ||
+      inline_size < 4 || !InBounds(offset, inline_size) || budget_ < 1) {
+    return false;
+  }
+  --budget_;
+  table->offset = offset;
+  table->vtable = static_cast<uint32_t>(vtable);
+  table->vtable_size = vtable_size;
+  table->inline_size = inline_size;
+  table->present = true;
+  return true;
+}
+
+EMBER_FLAT_INLINE bool FlatBufferReader::FastStringAtOffset(
+    uint32_t offset, std::string_view* text) {
+  if (!InBounds(offset, 4) || offset % 4 != 0) return false;
+  const uint32_t length = Load<uint32_t>(offset);
+  if (!InBounds(uint64_t{offset} + 4, uint64_t{length} + 1) ||
+      buffer_[offset + 4 + length] != 0 || budget_ < 1) {
+    return false;
+  }
+  --budget_;
+  *text = std::string_view(
+      reinterpret_cast<const char*>(buffer_.data()) + offset + 4, length);
+  return true;
+}
+
+EMBER_FLAT_INLINE Result<FlatTable> FlatBufferReader::Table(
+    const FlatTable& table, int slot) {
+  uint32_t at, target;
+  FlatTable child;
+  if (FastFieldOffset(table, slot, 4, &at)) {
+    if (at == 0) return FlatTable{};
+    if (FastFollowOffset(at, &target) && FastTableAtOffset(target, &child)) {
+      return child;
+    }
+  }
+  return TableChecked(table, slot);
+}
+
+EMBER_FLAT_INLINE Result<std::string_view> FlatBufferReader::String(
+    const FlatTable& table, int slot, bool* present) {
+  uint32_t at, target;
+  std::string_view text;
+  if (FastFieldOffset(table, slot, 4, &at)) {
+    if (at == 0) {
+      if (present) *present = false;
+      return std::string_view();
+    }
+    if (FastFollowOffset(at, &target) && FastStringAtOffset(target, &text)) {
+      if (present) *present = true;
+      return text;
+    }
+  }
+  return StringChecked(table, slot, present);
+}
+
+EMBER_FLAT_INLINE bool FlatBufferReader::FastVector(const FlatTable& table,
+                                                    int slot,
+                                                    size_t element_size,
+                                                    uint64_t per_element,
+                                                    FlatVector* vector) {
+  uint32_t at, offset;
+  if (!FastFieldOffset(table, slot, 4, &at)) return false;
+  if (at == 0) {
+    *vector = FlatVector{};
+    return true;
+  }
+  if (!FastFollowOffset(at, &offset) || !InBounds(offset, 4) ||
+      offset % 4 != 0) {
+    return false;
+  }
+  const uint32_t count = Load<uint32_t>(offset);
+  const uint64_t available = buffer_.size() - (uint64_t{offset} + 4);
+  if (count > available / element_size) return false;
+  // The vector itself, and (ScalarVector) one unit per 4 bytes of elements.
+  const uint64_t units =
+      1 + (per_element ? (uint64_t{count} * element_size + 3) / 4 : 0);
+  if (budget_ < units) return false;
+  budget_ -= units;
+  *vector = FlatVector{offset + 4, count, true};
+  return true;
+}
+
+EMBER_FLAT_INLINE Result<FlatVector> FlatBufferReader::Vector(
+    const FlatTable& table, int slot, size_t element_size) {
+  FlatVector vector;
+  if (FastVector(table, slot, element_size, 0, &vector)) return vector;
+  return VectorChecked(table, slot, element_size);
+}
+
+EMBER_FLAT_INLINE Result<FlatVector> FlatBufferReader::ScalarVector(
+    const FlatTable& table, int slot, size_t element_size) {
+  FlatVector vector;
+  if (FastVector(table, slot, element_size, 1, &vector)) return vector;
+  return ScalarVectorChecked(table, slot, element_size);
+}
+
+EMBER_FLAT_INLINE Result<FlatTable> FlatBufferReader::TableAt(
+    const FlatVector& vector, uint32_t index) {
+  uint32_t target;
+  FlatTable table;
+  if (FastFollowOffset(vector.data + 4 * index, &target) &&
+      FastTableAtOffset(target, &table)) {
+    return table;
+  }
+  return TableAtChecked(vector, index);
+}
+
+EMBER_FLAT_INLINE Result<std::string_view> FlatBufferReader::StringAt(
+    const FlatVector& vector, uint32_t index) {
+  uint32_t target;
+  std::string_view text;
+  if (FastFollowOffset(vector.data + 4 * index, &target) &&
+      FastStringAtOffset(target, &text)) {
+    return text;
+  }
+  return StringAtChecked(vector, index);
+}
+
 template <typename T>
-Result<T> FlatBufferReader::Scalar(const FlatTable& table, int slot,
-                                   T default_value) {
+EMBER_FLAT_INLINE Result<T> FlatBufferReader::Scalar(const FlatTable& table,
+                                                     int slot,
+                                                     T default_value) {
+  uint32_t at;
+  if (FastFieldOffset(table, slot, sizeof(T), &at)) {
+    return at == 0 ? default_value : Load<T>(at);
+  }
+  return ScalarChecked(table, slot, default_value);
+}
+
+template <typename T>
+Result<T> FlatBufferReader::ScalarChecked(const FlatTable& table, int slot,
+                                          T default_value) {
   EMBER_ASSIGN_OR_RETURN(uint32_t at, FieldOffset(table, slot, sizeof(T)));
   if (at == 0) return default_value;
   return Load<T>(at);
 }
+
+#undef EMBER_FLAT_INLINE
 
 }  // namespace ember::vm::bytecode

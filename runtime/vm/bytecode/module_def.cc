@@ -111,30 +111,33 @@ Result<std::vector<T>> ParseTableVector(FlatBufferReader& reader,
   return items;
 }
 
-Result<LocationDef> ParseLocation(FlatBufferReader& reader, uint8_t type,
-                                  const FlatTable& table) {
+// Parses location `table` of union type `type` into `out` (in place: a
+// module has a location per few instructions, and moving variants around
+// cost more than reading them).
+Status ParseLocation(FlatBufferReader& reader, uint8_t type,
+                     const FlatTable& table, LocationDef& out) {
   switch (type) {
-    case 0: return LocationDef{};
+    case 0: return Status();
     case 1: {
-      CallSiteLoc loc;
+      CallSiteLoc& loc = out.emplace<CallSiteLoc>();
       EMBER_ASSIGN_OR_RETURN(loc.callee,
                              reader.Scalar<int32_t>(table, slot::kCallee, 0));
       EMBER_ASSIGN_OR_RETURN(loc.caller,
                              reader.Scalar<int32_t>(table, slot::kCaller, 0));
-      return LocationDef{loc};
+      return Status();
     }
     case 2: {
-      FileLineColLoc loc;
+      FileLineColLoc& loc = out.emplace<FileLineColLoc>();
       EMBER_ASSIGN_OR_RETURN(loc.filename,
                              reader.String(table, slot::kFilename));
       EMBER_ASSIGN_OR_RETURN(loc.line,
                              reader.Scalar<int32_t>(table, slot::kLine, 0));
       EMBER_ASSIGN_OR_RETURN(loc.column,
                              reader.Scalar<int32_t>(table, slot::kColumn, 0));
-      return LocationDef{loc};
+      return Status();
     }
     case 3: {
-      FusedLoc loc;
+      FusedLoc& loc = out.emplace<FusedLoc>();
       EMBER_ASSIGN_OR_RETURN(loc.metadata,
                              reader.String(table, slot::kMetadata));
       // Many location entries may point at one fused table; ScalarVector
@@ -142,20 +145,20 @@ Result<LocationDef> ParseLocation(FlatBufferReader& reader, uint8_t type,
       EMBER_ASSIGN_OR_RETURN(
           FlatVector children,
           reader.ScalarVector(table, slot::kFusedLocations, 4));
-      loc.locations.reserve(children.count);
+      loc.locations.resize(children.count);
       for (uint32_t i = 0; i < children.count; ++i) {
-        loc.locations.push_back(reader.ScalarAt<int32_t>(children, i));
+        loc.locations[i] = reader.ScalarAt<int32_t>(children, i);
       }
-      return LocationDef{std::move(loc)};
+      return Status();
     }
     case 4: {
-      NameLoc loc;
+      NameLoc& loc = out.emplace<NameLoc>();
       EMBER_ASSIGN_OR_RETURN(loc.name,
                              reader.String(table, slot::kNameLocName));
       EMBER_ASSIGN_OR_RETURN(
           loc.child_location,
           reader.Scalar<int32_t>(table, slot::kChildLocation, -1));
-      return LocationDef{loc};
+      return Status();
     }
     default:
       return reader.Error(table.offset, "unknown location union type %u", type);
@@ -176,7 +179,7 @@ Result<DebugDatabaseDef> ParseDebugDatabase(FlatBufferReader& reader,
                           "union vector has %u types but %u values",
                           types.count, values.count);
     }
-    database.location_table.reserve(types.count);
+    database.location_table.resize(types.count);
     for (uint32_t i = 0; i < types.count; ++i) {
       Scope item_scope(reader, "", i);
       uint8_t type = reader.ScalarAt<uint8_t>(types, i);
@@ -187,9 +190,8 @@ Result<DebugDatabaseDef> ParseDebugDatabase(FlatBufferReader& reader,
         return reader.Error(values.data + 4 * i,
                             "union element has a value but type NONE");
       }
-      EMBER_ASSIGN_OR_RETURN(LocationDef location,
-                             ParseLocation(reader, type, value));
-      database.location_table.push_back(std::move(location));
+      EMBER_RETURN_IF_ERROR(
+          ParseLocation(reader, type, value, database.location_table[i]));
     }
   }
   EMBER_ASSIGN_OR_RETURN(

@@ -2,14 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <functional>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "runtime/base/endian.h"
 #include "runtime/base/printable.h"
-#include "runtime/base/string_identity.h"
 #include "runtime/vm/bytecode/compiler_family.h"
 
 namespace ember::vm::bytecode {
@@ -68,14 +64,76 @@ bool IsWellFormedTypeName(std::string_view name) {
   return depth == 0;
 }
 
+// Strings up to this many bytes are examined again on every reference. That
+// work is bounded by this length times the number of references, and every
+// reference is an offset the FlatBuffer reader has charged to its object
+// budget (flatbuffer_reader.h), so it stays linear in the file size. Only
+// longer strings, where sharing could make per-reference work quadratic, are
+// tracked by identity; iree-compile's names and cconvs are almost all short,
+// so loading a module allocates little or nothing for this.
+constexpr size_t kUntrackedStringBytes = 64;
+
+// A flat open-addressing map from a string's identity (where it lies, not what
+// it says) to a small value; one allocation for the slots, none per entry.
+template <typename Value>
+class IdentityTable {
+ public:
+  // The value slot for `text` and whether it was just inserted (with
+  // `initial`).
+  std::pair<Value*, bool> FindOrInsert(std::string_view text, Value initial) {
+    if (2 * (count_ + 1) > slots_.size()) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = Hash(text) & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots_[at];
+      if (slot.data == nullptr) {
+        slot = Slot{text.data(), text.size(), initial};
+        ++count_;
+        return {&slot.value, true};
+      }
+      if (slot.data == text.data() && slot.size == text.size()) {
+        return {&slot.value, false};
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    const char* data = nullptr;  // null: empty (strings here are non-empty)
+    size_t size = 0;
+    Value value{};
+  };
+  static size_t Hash(std::string_view text) {
+    uint64_t h = reinterpret_cast<uintptr_t>(text.data()) ^
+                 (uint64_t{text.size()} << 40);
+    h ^= h >> 33;
+    h *= uint64_t{0xFF51AFD7ED558CCD};
+    h ^= h >> 33;
+    return static_cast<size_t>(h);
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 16 : 2 * old.size(), Slot{});
+    count_ = 0;
+    for (const Slot& slot : old) {
+      if (slot.data) {
+        *FindOrInsert({slot.data, slot.size}, slot.value).first = slot.value;
+      }
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
+};
+
 // Bounds the work on strings that take time proportional to their length
 // (cconv parsing, name scans, hashing). A hostile file can point thousands of
 // offsets at one long string, or nest strings inside one another (a string's
 // bytes may hold another string's length prefix), so per-reference work would
-// be quadratic in the file size. Each distinct string is examined at most
-// once per kind of check, and the total length of the distinct strings seen
-// is capped by the archive size: distinct strings in a well-formed FlatBuffer
-// are disjoint, so only overlapping ones can exceed it.
+// be quadratic in the file size. Each distinct long string (over
+// kUntrackedStringBytes) is examined at most once per kind of check, and the
+// total length of the distinct long strings seen is capped by the archive
+// size: distinct strings in a well-formed FlatBuffer are disjoint, so only
+// overlapping ones can exceed it.
 class StringWork {
  public:
   enum Check : uint32_t {
@@ -88,23 +146,31 @@ class StringWork {
   // Charges `text`'s length the first time this string is seen. `what` and
   // `index` name the referring entry in the error.
   Status Charge(std::string_view text, const char* what, size_t index) {
+    if (text.size() <= kUntrackedStringBytes) return Status();
     return Find(text, what, index).status();
   }
   // Whether `text` still needs `check` (false once it has passed it), after
   // charging it as Charge does.
   Result<bool> Needs(std::string_view text, Check check, const char* what,
                      size_t index) {
+    if (text.size() <= kUntrackedStringBytes) return true;
     EMBER_ASSIGN_OR_RETURN(uint32_t * done, Find(text, what, index));
     if (*done & check) return false;
     *done |= check;  // if the check fails, the load fails anyway
     return true;
   }
 
+  // The calling convention CheckCallingConvention accepted last.
+  std::string_view last_valid_cconv() const { return last_valid_cconv_; }
+  void set_last_valid_cconv(std::string_view cconv) {
+    last_valid_cconv_ = cconv;
+  }
+
  private:
   // The checks `text` has passed, charging it if it is new.
   Result<uint32_t*> Find(std::string_view text, const char* what,
                          size_t index) {
-    auto [it, inserted] = done_.try_emplace(StringIdentity(text), 0u);
+    auto [done, inserted] = done_.FindOrInsert(text, 0u);
     if (inserted) {
       if (text.size() > budget_) {
         return InvalidArgumentError(StringPrintf(
@@ -115,12 +181,13 @@ class StringWork {
       }
       budget_ -= text.size();
     }
-    return &it->second;
+    return done;
   }
 
   uint64_t budget_;
   const uint64_t limit_;
-  std::unordered_map<StringIdentity, uint32_t, StringIdentityHash> done_;
+  IdentityTable<uint32_t> done_;
+  std::string_view last_valid_cconv_;
 };
 
 Status CheckCallingConvention(StringWork& work, std::string_view cconv,
@@ -130,6 +197,10 @@ Status CheckCallingConvention(StringWork& work, std::string_view cconv,
       bool needed,
       work.Needs(cconv, StringWork::kCallingConvention, what, index));
   if (!needed) return Status();  // the same string passed before
+  // Most functions of a module share a handful of signatures, each spelled
+  // out again in its own string; one that reads like the last valid one is
+  // valid too. The compare costs no more than the parse it saves.
+  if (cconv == work.last_valid_cconv()) return Status();
   const CconvSyntax syntax = CheckCallingConventionSyntax(cconv);
   if (!syntax.ok()) {
     return MakeStatus(StatusCode::kInvalidArgument,
@@ -137,6 +208,7 @@ Status CheckCallingConvention(StringWork& work, std::string_view cconv,
                       what, index, Printable(cconv).c_str(),
                       std::string(CconvSyntaxStatus(syntax).message()).c_str());
   }
+  work.set_last_valid_cconv(cconv);
   return Status();
 }
 
@@ -364,27 +436,38 @@ Status VerifyModuleDef(const ModuleDef& def, std::span<const uint8_t> archive,
   // would let a small file make the bytecode verifier and the quickened copy
   // do the same body over and over (N descriptors x one M-byte body), so they
   // are rejected: sorted by offset, each span must end before the next begins.
+  // iree-compile lays the bodies out in function order, so the descriptors
+  // are normally sorted already and the O(n log n) sort is skipped.
   {
-    std::vector<size_t> by_offset(def.function_descriptors.size());
-    for (size_t i = 0; i < by_offset.size(); ++i) by_offset[i] = i;
-    std::sort(by_offset.begin(), by_offset.end(), [&](size_t a, size_t b) {
-      int32_t offset_a = def.function_descriptors[a].bytecode_offset;
-      int32_t offset_b = def.function_descriptors[b].bytecode_offset;
-      return offset_a != offset_b ? offset_a < offset_b : a < b;
-    });
-    for (size_t k = 1; k < by_offset.size(); ++k) {
-      const FunctionDescriptor& previous =
-          def.function_descriptors[by_offset[k - 1]];
-      const FunctionDescriptor& next = def.function_descriptors[by_offset[k]];
+    const auto& descriptors = def.function_descriptors;
+    bool sorted = true;
+    for (size_t i = 1; i < descriptors.size() && sorted; ++i) {
+      sorted =
+          descriptors[i - 1].bytecode_offset <= descriptors[i].bytecode_offset;
+    }
+    std::vector<size_t> by_offset;
+    if (!sorted) {
+      by_offset.resize(descriptors.size());
+      for (size_t i = 0; i < by_offset.size(); ++i) by_offset[i] = i;
+      std::sort(by_offset.begin(), by_offset.end(), [&](size_t a, size_t b) {
+        int32_t offset_a = descriptors[a].bytecode_offset;
+        int32_t offset_b = descriptors[b].bytecode_offset;
+        return offset_a != offset_b ? offset_a < offset_b : a < b;
+      });
+    }
+    // The k-th descriptor in offset order (ties in ordinal order).
+    auto nth = [&](size_t k) { return sorted ? k : by_offset[k]; };
+    for (size_t k = 1; k < descriptors.size(); ++k) {
+      const FunctionDescriptor& previous = descriptors[nth(k - 1)];
+      const FunctionDescriptor& next = descriptors[nth(k)];
       if (next.bytecode_offset <
           int64_t{previous.bytecode_offset} + previous.bytecode_length) {
         return InvalidArgumentError(StringPrintf(
             "function_descriptors[%zu] bytecode span [%d, +%d) overlaps "
             "function_descriptors[%zu] bytecode span [%d, +%d); every function "
             "must have its own bytecode",
-            by_offset[k], next.bytecode_offset, next.bytecode_length,
-            by_offset[k - 1], previous.bytecode_offset,
-            previous.bytecode_length));
+            nth(k), next.bytecode_offset, next.bytecode_length, nth(k - 1),
+            previous.bytecode_offset, previous.bytecode_length));
       }
     }
   }
@@ -480,37 +563,86 @@ void ModuleFile::MapSourceMaps() {
     }
     return;
   }
-  // Maps often share one name string; look each distinct one up once.
-  std::unordered_map<StringIdentity, int, StringIdentityHash> found;
+  // Maps often share one name string; a long one is looked up once.
+  IdentityTable<int> found;
   for (size_t i = 0; i < maps.size(); ++i) {
     std::string_view name = maps[i].local_name;
-    auto [it, inserted] = found.try_emplace(StringIdentity(name), -1);
-    if (inserted) it->second = FindExport(name);
-    if (it->second >= 0) {
-      source_map_of_function_[def_.exported_functions[it->second]
-                                  .internal_ordinal] = static_cast<int>(i);
+    int match;
+    if (name.size() <= kUntrackedStringBytes) {
+      match = FindExport(name);
+    } else {
+      auto [cached, inserted] = found.FindOrInsert(name, -1);
+      if (inserted) *cached = FindExport(name);
+      match = *cached;
+    }
+    if (match >= 0) {
+      source_map_of_function_[def_.exported_functions[match].internal_ordinal] =
+          static_cast<int>(i);
     }
   }
 }
 
+namespace {
+
+// The hash of an export name for ModuleFile's export table: FNV-1a over the
+// bytes (names are short), seeded and then mixed so that the slot a name
+// lands in cannot be worked out ahead of time -- names crafted to collide
+// would make building the table quadratic.
+uint64_t HashExportName(std::string_view name, uint64_t seed) {
+  uint64_t h = 0xCBF29CE484222325u ^ seed;
+  for (char c : name) {
+    h = (h ^ static_cast<uint8_t>(c)) * 0x100000001B3u;
+  }
+  h ^= h >> 33;
+  h *= uint64_t{0xFF51AFD7ED558CCD};
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace
+
 void ModuleFile::IndexExports() {
-  // The first of several exports with one name wins, as in a linear search.
-  // An export whose name string is the very one an earlier export uses adds
-  // nothing, so it is skipped without hashing its contents: a hostile file
-  // may share one long name among thousands of exports. VerifyModuleDef has
-  // bounded the total length of the distinct names that are hashed.
-  std::unordered_set<StringIdentity, StringIdentityHash> seen;
-  export_index_.reserve(def_.exported_functions.size());
-  for (size_t i = 0; i < def_.exported_functions.size(); ++i) {
-    std::string_view name = def_.exported_functions[i].local_name;
-    if (!seen.insert(StringIdentity(name)).second) continue;
-    export_index_.try_emplace(name, static_cast<int>(i));
+  // An open-addressing table of export ordinals, at most half full: one
+  // allocation however many exports. The first of several exports with one
+  // name wins, as in a linear search. An export whose long name string is
+  // the very one an earlier export uses adds nothing, so it is skipped
+  // without hashing its contents: a hostile file may share one long name
+  // among thousands of exports. VerifyModuleDef has bounded the total length
+  // of the distinct long names that are hashed.
+  const auto& exports = def_.exported_functions;
+  size_t capacity = 8;
+  while (capacity < 2 * exports.size()) capacity *= 2;
+  export_slots_.assign(capacity, -1);
+  const size_t mask = capacity - 1;
+  export_seed_ = reinterpret_cast<uintptr_t>(export_slots_.data());
+  const uint64_t seed = export_seed_;
+  IdentityTable<char> seen;
+  for (size_t i = 0; i < exports.size(); ++i) {
+    std::string_view name = exports[i].local_name;
+    if (name.size() > kUntrackedStringBytes &&
+        !seen.FindOrInsert(name, 0).second) {
+      continue;
+    }
+    for (size_t at = HashExportName(name, seed) & mask;; at = (at + 1) & mask) {
+      int32_t& slot = export_slots_[at];
+      if (slot < 0) {
+        slot = static_cast<int32_t>(i);
+        break;
+      }
+      if (exports[slot].local_name == name) break;
+    }
   }
 }
 
 int ModuleFile::FindExport(std::string_view name) const {
-  auto it = export_index_.find(name);
-  return it == export_index_.end() ? -1 : it->second;
+  if (export_slots_.empty()) return -1;
+  const size_t mask = export_slots_.size() - 1;
+  const uint64_t seed = export_seed_;
+  for (size_t at = HashExportName(name, seed) & mask;; at = (at + 1) & mask) {
+    int32_t slot = export_slots_[at];
+    if (slot < 0) return -1;
+    if (def_.exported_functions[slot].local_name == name) return slot;
+  }
 }
 
 const FunctionSignatureDef& ModuleFile::ExportSignature(

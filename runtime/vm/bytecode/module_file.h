@@ -124,8 +124,12 @@ class ModuleFile {
   ArchiveLayout layout_;
   ModuleDef def_;
   std::vector<std::span<const uint8_t>> rodata_;
-  // Export ordinal by local_name (the first, for duplicates).
-  std::unordered_map<std::string_view, int> export_index_;
+  // Export ordinals by local_name (the first, for duplicates): an
+  // open-addressing table, -1 where empty, its size a power of two.
+  std::vector<int32_t> export_slots_;
+  // The export hash's seed, which varies from load to load (it is where the
+  // slots were first allocated: ASLR, the heap).
+  uint64_t export_seed_ = 0;
   // Index into debug_database.functions for each internal function, or -1.
   std::vector<int> source_map_of_function_;
 };

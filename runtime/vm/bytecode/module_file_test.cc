@@ -405,6 +405,58 @@ TEST_F(VerifyTest, AcceptsOneLongCallingConventionSharedByManyImports) {
   EXPECT_TRUE(Verify().ok()) << Verify().ToString();
 }
 
+// Descriptors already in offset order (as iree-compile writes them) are
+// checked without sorting; an overlap there is caught just the same, and
+// named the same way.
+TEST_F(VerifyTest, RejectsOverlappingFunctionSpansInOffsetOrder) {
+  auto& descriptors = def_.function_descriptors;
+  for (size_t i = 1; i < descriptors.size(); ++i) {
+    ASSERT_LE(descriptors[i - 1].bytecode_offset,
+              descriptors[i].bytecode_offset)
+        << "the corpus module's descriptors are not in offset order";
+  }
+  const size_t last = descriptors.size() - 1;
+  FunctionDescriptor inside = descriptors[last];
+  inside.bytecode_offset += inside.bytecode_length - 1;
+  inside.bytecode_length = 1;
+  descriptors.push_back(inside);
+  def_.function_signatures.push_back(def_.function_signatures[0]);
+  ExpectError(
+      StringPrintf("function_descriptors[%zu] bytecode span [%d, +1) "
+                   "overlaps function_descriptors[%zu]",
+                   last + 1, inside.bytecode_offset, last));
+  // Touching, not overlapping: fine.
+  descriptors.back().bytecode_offset += 1;
+  descriptors.back().bytecode_length = 0;
+  ExpectError("bytecode span");  // a zero-length span is still refused
+  descriptors.back().bytecode_length = 1;
+  if (int64_t{descriptors.back().bytecode_offset} + 1 <=
+      static_cast<int64_t>(def_.bytecode_data.size())) {
+    EXPECT_TRUE(Verify().ok()) << Verify().ToString();
+  }
+}
+
+// Short calling conventions are checked on every reference (one that reads
+// like the last valid one passes at once); copies of a valid one do not let
+// an invalid one through, whatever its position.
+TEST_F(VerifyTest, ChecksEveryShortCallingConvention) {
+  std::vector<std::string> texts(200, "0ii_i");
+  texts[137] = "0ii_x";
+  ImportFunctionDef import = def_.imported_functions[0];
+  const size_t first = def_.imported_functions.size();
+  for (const std::string& text : texts) {
+    import.signature.calling_convention = text;
+    def_.imported_functions.push_back(import);
+  }
+  ExpectError(StringPrintf(
+      "imported_functions[%zu] has an invalid calling convention '0ii_x'",
+      first + 137));
+  texts[137] = "0ii_i";
+  def_.imported_functions[first + 137].signature.calling_convention =
+      texts[137];
+  EXPECT_TRUE(Verify().ok()) << Verify().ToString();
+}
+
 TEST_F(VerifyTest, RejectsExternalRodataOutsideArchive) {
   size_t external = def_.rodata_segments.size();
   for (size_t i = 0; i < def_.rodata_segments.size(); ++i) {
@@ -514,6 +566,98 @@ TEST(ModuleFileLocations, CyclicFusedLocationIsCutShort) {
   EXPECT_EQ((*file)->SourceLocation(0, 0), "...");
   EXPECT_EQ((*file)->DescribeLocation(0), "...");
   TouchEverything(**file);
+}
+
+// One function and an export per entry of `names`, all of internal ordinal
+// 0. Exports whose entry in `share_with` is k >= 0 use export k's very
+// string (one FlatBuffer string, several offsets to it).
+std::vector<uint8_t> ExportsModule(const std::vector<std::string>& names,
+                                   const std::vector<int>& share_with) {
+  enum {
+    kName = 0,
+    kExports = 7,
+    kSignatures = 8,
+    kDescriptors = 12,
+    kBytecodeVersion,
+    kBytecodeData
+  };
+  FlatWriter w;
+  size_t root =
+      w.TableWithAllSlots(15, {kName, kExports, kSignatures, kDescriptors,
+                               kBytecodeVersion, kBytecodeData});
+  w.Link(0, root);
+  w.Put32(FlatWriter::Field(root, kBytecodeVersion), 17u << 16);
+  w.Link(FlatWriter::Field(root, kName), w.String("exports"));
+  size_t exports = w.OffsetVector(names.size());
+  w.Link(FlatWriter::Field(root, kExports), exports);
+  std::vector<size_t> tables(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    tables[i] = w.TableWithAllSlots(2, {0});
+    w.Link(exports + 4 + 4 * i, tables[i]);
+  }
+  std::vector<size_t> strings(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (share_with[i] >= 0) {
+      strings[i] = strings[static_cast<size_t>(share_with[i])];
+    } else {
+      strings[i] = w.String(names[i]);
+    }
+  }
+  // Offsets point forward, so the name words are linked once every string
+  // is placed (a shared string precedes none of its later users' tables).
+  for (size_t i = 0; i < names.size(); ++i) {
+    w.Link(FlatWriter::Field(tables[i], 0), strings[i]);
+  }
+  size_t signatures = w.Vector(1, 4);
+  w.Link(FlatWriter::Field(root, kSignatures), signatures);
+  w.Link(signatures + 4, w.TableWithAllSlots(0, {}));
+  size_t descriptors = w.Vector(1, 20);
+  w.Link(FlatWriter::Field(root, kDescriptors), descriptors);
+  w.Put32(descriptors + 4 + 4, 4);   // bytecode_length (offset 0)
+  w.Put16(descriptors + 4 + 14, 1);  // block_count
+  w.Link(FlatWriter::Field(root, kBytecodeData), w.Vector(4, 1));
+  return w.Archive();
+}
+
+// The export table against a linear search, over thousands of names (the
+// table grows and probes), duplicates spelled out twice, and long names that
+// many exports share (skipped by identity) or that repeat in a copy.
+TEST(ModuleFileExports, FindExportAgreesWithLinearSearch) {
+  const std::string long_name(100, 'x');
+  std::vector<std::string> names;
+  std::vector<int> share_with;
+  for (int i = 0; i < 3000; ++i) {
+    names.push_back("f" + std::to_string(i % 2500));  // 500 duplicates
+    share_with.push_back(-1);
+  }
+  names.push_back(long_name);
+  share_with.push_back(-1);
+  const int first_long = static_cast<int>(names.size()) - 1;
+  for (int i = 0; i < 200; ++i) {
+    names.push_back(long_name);
+    share_with.push_back(first_long);
+  }
+  names.push_back(long_name);  // equal text, its own string
+  share_with.push_back(-1);
+  names.push_back(long_name + "y");
+  share_with.push_back(-1);
+
+  auto file = ModuleFile::LoadCopy(ExportsModule(names, share_with));
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  const auto& exports = (*file)->def().exported_functions;
+  ASSERT_EQ(exports.size(), names.size());
+  for (size_t i = 0; i < exports.size(); ++i) {
+    ASSERT_EQ(exports[i].local_name, names[i]);
+    size_t first = 0;
+    while (names[first] != names[i]) ++first;
+    EXPECT_EQ((*file)->FindExport(names[i]), static_cast<int>(first)) << i;
+  }
+  EXPECT_EQ((*file)->FindExport(long_name), first_long);
+  EXPECT_EQ((*file)->FindExport(long_name + "y"),
+            static_cast<int>(names.size()) - 1);
+  EXPECT_EQ((*file)->FindExport("f2500"), -1);
+  EXPECT_EQ((*file)->FindExport(""), -1);
+  EXPECT_EQ((*file)->FindExport(long_name + "z"), -1);
 }
 
 TEST(ModuleFile, RejectsUnalignedStorage) {
