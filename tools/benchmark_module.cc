@@ -725,16 +725,6 @@ int main(int argc, char** argv) {
   std::vector<std::string> positional;
   const int parsed = flags.Parse(argc, argv, &positional);
   if (parsed >= 0) return parsed;
-  for (const std::string& arg : positional) {
-    flags.Complain("ignoring the positional argument '" + arg +
-                   "' (flags are --name=VALUE)");
-  }
-  if (ember::tools::ListDevicesIfAsked(options.common)) return 0;
-  Result<int> exit_code = Run(options);
-  if (!exit_code.ok()) {
-    std::fflush(stdout);
-    flags.Complain(exit_code.status().ToString());
-    return 1;
-  }
-  return *exit_code;
+  return ember::tools::FinishMain(flags, positional, options.common,
+                                  [&] { return Run(options); });
 }

@@ -194,19 +194,6 @@ int main(int argc, char** argv) {
   std::vector<std::string> positional;
   const int parsed = flags.Parse(argc, argv, &positional);
   if (parsed >= 0) return parsed;
-  for (const std::string& arg : positional) {
-    // iree-run-module ignores positional arguments too; say so, as a
-    // forgotten `--` or a `--module x.vmfb` otherwise goes unnoticed.
-    flags.Complain("ignoring the positional argument '" + arg +
-                   "' (flags are --name=VALUE)");
-  }
-  if (ember::tools::ListDevicesIfAsked(options.common)) return 0;
-  Result<int> exit_code = Run(options);
-  if (!exit_code.ok()) {
-    std::fflush(stdout);
-    flags.Complain(exit_code.status().ToString());
-    return 1;
-  }
-  std::fflush(stdout);
-  return *exit_code;
+  return ember::tools::FinishMain(flags, positional, options.common,
+                                  [&] { return Run(options); });
 }

@@ -1456,6 +1456,23 @@ void AddCommonFlags(Flags& flags, CommonOptions* options) {
   }
 }
 
+int FinishMain(const Flags& flags, const std::vector<std::string>& positional,
+               const CommonOptions& options,
+               const std::function<Result<int>()>& run) {
+  for (const std::string& arg : positional) {
+    flags.Complain("ignoring the positional argument '" + arg +
+                   "' (flags are --name=VALUE)");
+  }
+  if (ListDevicesIfAsked(options)) return 0;
+  Result<int> exit_code = run();
+  std::fflush(stdout);
+  if (!exit_code.ok()) {
+    flags.Complain(exit_code.status().ToString());
+    return 1;
+  }
+  return *exit_code;
+}
+
 bool ListDevicesIfAsked(const CommonOptions& options) {
   if (!options.list_drivers && !options.list_devices && !options.dump_devices) {
     return false;

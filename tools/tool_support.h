@@ -255,6 +255,15 @@ void AddCommonFlags(Flags& flags, CommonOptions* options);
 // exits 0), or returns false when none was given.
 bool ListDevicesIfAsked(const CommonOptions& options);
 
+// The rest of a tool's main once its flags are parsed: each positional
+// argument is reported and ignored (IREE's tools ignore them silently, so a
+// forgotten `=` in `--module x.vmfb` would go unnoticed), --list_devices &
+// co. are answered, then `run` gives the exit code; its error is printed
+// after whatever it wrote to stdout, and exits 1.
+int FinishMain(const Flags& flags, const std::vector<std::string>& positional,
+               const CommonOptions& options,
+               const std::function<Result<int>()>& run);
+
 // The device URI the flags select: --device (default local-task), with
 // local-task's worker count from the task topology flags when the URI does
 // not set one: --task_topology_group_count when non-zero, else the host's

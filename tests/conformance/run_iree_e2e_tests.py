@@ -42,6 +42,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import iree_source  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SUITES = ["stablehlo_ops", "tosa_ops", "linalg", "tensor_ops", "math"]
 BASE_FLAGS = ["--iree-hal-target-device=local",
@@ -189,31 +192,6 @@ def find_checker(explicit):
     sys.exit("ember-check-module not found; build it or pass --checker")
 
 
-def export_tree(mirror, revision):
-    """The tests/ and build_tools/ trees of `revision` in `mirror`, exported
-    once to build/e2e-src/<revision>/ (the directory is made complete or not
-    at all)."""
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", revision)
-    tree = ROOT / "build" / "e2e-src" / safe
-    if (tree / ".complete").exists():
-        return tree
-    partial = tree.with_name(safe + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(mirror), "archive", "--format=tar", revision,
-         "tests/e2e", "build_tools"], capture_output=True, check=False)
-    if archive.returncode != 0:
-        sys.exit(f"git archive of {revision} failed: "
-                 f"{archive.stderr.decode(errors='replace').strip()}")
-    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout,
-                   check=True)
-    (partial / ".complete").write_text(revision + "\n")
-    shutil.rmtree(tree, ignore_errors=True)
-    partial.rename(tree)
-    return tree
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("iree_checkout", type=Path, nargs="?")
@@ -236,7 +214,8 @@ def main():
         if not (args.mirror and args.revision) or args.iree_checkout:
             sys.exit("give either IREE_CHECKOUT or both --mirror and "
                      "--revision")
-        args.iree_checkout = export_tree(args.mirror, args.revision)
+        args.iree_checkout = iree_source.export_tree(
+            args.mirror, args.revision, ["tests/e2e", "build_tools"], "e2e")
     elif not args.iree_checkout:
         sys.exit("give IREE_CHECKOUT, or --mirror and --revision")
     iree_compile = args.compiler or shutil.which("iree-compile")

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import iree_source  # noqa: E402
 
 DEFAULT_FILES = [
     "array_interop_test.py", "benchmark_test.py", "flags_test.py",
@@ -78,30 +80,6 @@ def summary(outcomes) -> str:
             f"failed, {counts['skipped']} skipped")
 
 
-def export_tests(mirror: Path, revision: str) -> Path:
-    """runtime/bindings/python/tests of `revision`, exported once."""
-    root = Path(__file__).resolve().parents[2]
-    safe = re.sub(r"[^A-Za-z0-9._-]", "_", revision)
-    tree = root / "build" / "python-tests-src" / safe
-    if (tree / ".complete").exists():
-        return tree
-    partial = tree.with_name(safe + ".partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    partial.mkdir(parents=True)
-    archive = subprocess.run(
-        ["git", "-C", str(mirror), "archive", "--format=tar", revision,
-         "runtime/bindings/python/tests"], capture_output=True, check=False)
-    if archive.returncode != 0:
-        sys.exit(f"git archive of {revision} failed: "
-                 f"{archive.stderr.decode(errors='replace').strip()}")
-    subprocess.run(["tar", "-x", "-C", str(partial)], input=archive.stdout,
-                   check=True)
-    (partial / ".complete").write_text(revision + "\n")
-    shutil.rmtree(tree, ignore_errors=True)
-    partial.rename(tree)
-    return tree
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("iree_checkout", type=Path, nargs="?")
@@ -118,7 +96,9 @@ def main() -> int:
         if not (args.mirror and args.revision) or args.iree_checkout:
             sys.exit("give either IREE_CHECKOUT or both --mirror and "
                      "--revision")
-        args.iree_checkout = export_tests(args.mirror, args.revision)
+        args.iree_checkout = iree_source.export_tree(
+            args.mirror, args.revision, ["runtime/bindings/python/tests"],
+            "python-tests")
     elif not args.iree_checkout:
         sys.exit("give IREE_CHECKOUT, or --mirror and --revision")
     tests_dir = args.iree_checkout / "runtime" / "bindings" / "python" / "tests"

@@ -31,7 +31,6 @@ fail the dispatch with OUT_OF_RANGE naming the vmvx export -- never a crash.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -41,8 +40,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import (REPO_ROOT, TEST_MODULE_CACHE, compile_mlir,
-                      ember_run_module_command, iree311_tool)
+from conftest import (REPO_ROOT, compile_mlir, ember_run_module_command,
+                      iree311_tool)
 
 VMVX_FLAGS = [
     "--iree-hal-target-device=local",
@@ -253,33 +252,6 @@ os._exit(0)
 """
 
 
-def _version(compiler: str) -> str:
-    return subprocess.run([compiler, "--version"], capture_output=True,
-                          text=True, timeout=120).stdout
-
-
-def _compile_with(compiler: str, name: str, text: str,
-                  flags: list[str]) -> Path:
-    """`text` compiled by `compiler`, cached by compiler version, flags and
-    source (as conftest's compile_mlir does for the default compiler)."""
-    key = hashlib.sha256("\0".join([_version(compiler), *flags, text])
-                         .encode()).hexdigest()[:16]
-    module = TEST_MODULE_CACHE / f"{name}.{key}.vmfb"
-    if module.is_file():
-        return module
-    TEST_MODULE_CACHE.mkdir(parents=True, exist_ok=True)
-    source = module.with_suffix(f".{os.getpid()}.mlir")
-    source.write_text(text, encoding="utf-8")
-    partial = module.with_suffix(f".{os.getpid()}.tmp")
-    result = subprocess.run([compiler, str(source), *flags, "-o",
-                             str(partial)], capture_output=True, text=True,
-                            timeout=600)
-    source.unlink()
-    assert result.returncode == 0, result.stderr
-    partial.replace(module)
-    return module
-
-
 class Toolchain:
     """A compiler and the Python whose iree.runtime is its oracle."""
 
@@ -287,9 +259,7 @@ class Toolchain:
         self.name, self.compiler, self.python = name, compiler, python
 
     def compile(self, name: str, text: str, flags: list[str]) -> Path:
-        if self.compiler is None:
-            return compile_mlir(name, text, flags)
-        return _compile_with(self.compiler, name, text, flags)
+        return compile_mlir(name, text, flags, self.compiler)
 
     def run_oracle(self, module: Path, calls: list[dict], device: str):
         spec = {"module": str(module), "module_name": "module",
