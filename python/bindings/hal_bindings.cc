@@ -1527,24 +1527,33 @@ void BindHal(nb::module_& m) {
       .def(
           "begin_profiling",
           [](const HalDevice&, std::optional<std::string> mode,
-             std::optional<std::string> /*file_path*/) {
+             std::optional<std::string> file_path) {
             // IREE's local-sync and local-task devices accept profiling
-            // requests and record nothing; so do Ember's CPU devices. 3.13
-            // takes only `mode` and raises ValueError for any mode but None
-            // (it has no profile sink to give); 3.11's modes and
-            // `file_path` stay accepted here, as they record nothing either
-            // way, and other modes are the ValueError of both.
-            if (mode && *mode != "queue" && *mode != "dispatch" &&
+            // requests and record nothing; so do Ember's CPU devices.
+            // iree.runtime 3.13 takes only `mode` and raises ValueError for
+            // any mode but None (its bindings have no profile sink to give);
+            // a mode without `file_path` is that error here too. 3.11 took a
+            // `file_path` beside the mode; that call form stays accepted
+            // (it records nothing either way) with 3.11's modes, and other
+            // modes are 3.11's ValueError.
+            if (!mode) return;
+            if (!file_path) {
+              throw nb::value_error(
+                  "profiling mode requires a profile sink, which Ember's "
+                  "CPU devices do not have (as iree.runtime 3.13's Python "
+                  "HAL); call begin_profiling() without a mode");
+            }
+            if (*mode != "queue" && *mode != "dispatch" &&
                 *mode != "executable") {
               throw nb::value_error("unrecognized profiling mode");
             }
           },
           "mode"_a = nb::none(), "file_path"_a = nb::none(),
           "Accepted as iree.runtime accepts it; Ember's CPU devices record no "
-          "profile (as IREE's local devices). `mode` must be None, "
-          "\"queue\", \"dispatch\" or \"executable\" (ValueError "
-          "otherwise); `file_path`, which iree.runtime 3.13 no longer takes, "
-          "is accepted for 3.11 code and unused.")
+          "profile (as IREE's local devices). A `mode` is a ValueError (no "
+          "profile sink, as in iree.runtime 3.13) unless 3.11's `file_path` "
+          "is given too, when it must be \"queue\", \"dispatch\" or "
+          "\"executable\" (ValueError otherwise) and the path is unused.")
       .def(
           "flush_profiling", [](const HalDevice&) {},
           "Does nothing: CPU devices record no profile (see "

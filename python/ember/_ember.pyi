@@ -598,7 +598,7 @@ class HalDevice:
 
     def begin_profiling(self, mode: str | None = None, file_path: str | None = None) -> None:
         """
-        Accepted as iree.runtime accepts it; Ember's CPU devices record no profile (as IREE's local devices). `mode` must be None, "queue", "dispatch" or "executable" (ValueError otherwise); `file_path`, which iree.runtime 3.13 no longer takes, is accepted for 3.11 code and unused.
+        Accepted as iree.runtime accepts it; Ember's CPU devices record no profile (as IREE's local devices). A `mode` is a ValueError (no profile sink, as in iree.runtime 3.13) unless 3.11's `file_path` is given too, when it must be "queue", "dispatch" or "executable" (ValueError otherwise) and the path is unused.
         """
 
     def flush_profiling(self) -> None:

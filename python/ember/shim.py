@@ -12,7 +12,10 @@ program with the official compiler still can. No ``iree`` package needs to
 be installed: where there is none, the shim provides an empty ``iree``
 namespace package holding only ``iree.runtime``. Nothing is redirected
 unless this module runs (or ``install()`` is called): a user with both
-packages keeps the official runtime by default. A submodule Ember does not
+packages keeps the official runtime by default. Importing ``iree.runtime``
+through the shim also imports ``ml_dtypes`` where it is installed, as
+``iree.runtime`` does (``np.dtype("bfloat16")`` then works);
+``import ember.runtime`` alone does not. A submodule Ember does not
 have fails to import with a ModuleNotFoundError that says so.
 
 To redirect every Python process instead (subprocesses, notebooks, test
@@ -51,11 +54,26 @@ _SUBMODULES = {
 }
 
 
+def _import_ml_dtypes() -> None:
+    """Imports ml_dtypes where it is installed, as ``import iree.runtime``
+    does (its dtypes module imports it), so that code relying on that side
+    effect -- ``np.dtype("bfloat16")``, which works only once ml_dtypes has
+    registered its types with numpy -- runs. ``import ember.runtime`` itself
+    leaves ml_dtypes until it is needed (it takes most of a second), so this
+    is done here, for ``iree.runtime`` only."""
+    try:
+        import ml_dtypes  # noqa: F401
+    except ImportError:
+        pass  # then iree.runtime would not import at all; Ember still does
+
+
 class _Alias(importlib.abc.Loader):
     def __init__(self, target: str):
         self.target = target
 
     def create_module(self, spec):
+        if spec.name == _PREFIX:
+            _import_ml_dtypes()
         return importlib.import_module(self.target)
 
     def exec_module(self, module):

@@ -502,13 +502,25 @@ def _rows(name: str, family_index: int, samples, aggregates_only: bool):
 
 # ---- the tool in a subprocess -----------------------------------------------
 
-def _tool_arguments(module, entry_function, inputs, executable, flags):
-    """iree-benchmark-module's command line for the arguments, and the
-    module's bytes to give it on stdin (None for a file)."""
-    args = [os.fspath(executable)]
-    stdin = None
+def _build_benchmark_args(module, entry_function=None, inputs=None,
+                          executable=None, **kwargs):
+    """iree-benchmark-module's command line for these arguments, and the
+    module's bytes to give it on stdin (None for a module file), as
+    iree.runtime 3.13's helper of the same name returns them: the tool
+    (``executable``, else ``benchmark_exe()``), ``--module=-`` or
+    ``--module=PATH``, ``--function`` (checked against a ``VmModule``'s
+    exports: ValueError), ``--KEY=VALUE`` per keyword argument (once per
+    value of a list or tuple; booleans as ``true``/``false``), then
+    ``--input`` per input: a string as it is, an array as
+    ``SHAPExTYPE=VALUES`` (one value when all are equal). Unlike 3.13 a
+    0-d array is ``TYPE=VALUE`` (3.13 writes ``xTYPE=VALUE``), an empty one
+    has no values (3.13 raises IndexError) and booleans are 1 and 0."""
+    args = [os.fspath(executable) if executable is not None
+            else benchmark_exe()]
+    flatbuffer = None
     if isinstance(module, _ember.VmModule):
-        stdin = module.stashed_flatbuffer_blob
+        entry_function = _entry_of(module, entry_function)
+        flatbuffer = module.stashed_flatbuffer_blob
         args.append("--module=-")
     else:
         args.append(f"--module={os.fspath(module)}")
@@ -516,8 +528,8 @@ def _tool_arguments(module, entry_function, inputs, executable, flags):
     # arguments.
     if entry_function is not None:
         args.append(f"--function={entry_function}")
-    args.extend(f"--{name}={value}" for name, value in _flag_values(flags))
-    for value in inputs:
+    args.extend(f"--{name}={value}" for name, value in _flag_values(kwargs))
+    for value in inputs or []:
         if isinstance(value, str):
             args.append(f"--input={value}")
             continue
@@ -535,7 +547,7 @@ def _tool_arguments(module, entry_function, inputs, executable, flags):
             text = ",".join(str(v) for v in flat)
         shape = "".join(f"{d}x" for d in array.shape)
         args.append(f"--input={shape}{abi_type}={text}")
-    return args, stdin
+    return args, flatbuffer
 
 
 def _run_tool(args, stdin, timeout) -> list:
@@ -620,9 +632,8 @@ def benchmark_module(
     if executable is not None or entry_function is None:
         # A module file without an entry function: the tool picks the
         # exports to run, as upstream's does.
-        args, stdin = _tool_arguments(
-            module, entry_function, inputs,
-            benchmark_exe() if executable is None else executable, kwargs)
+        args, stdin = _build_benchmark_args(
+            module, entry_function, inputs, executable, **kwargs)
         return _run_tool(args, stdin, timeout)
 
     if isinstance(module, _ember.VmModule):

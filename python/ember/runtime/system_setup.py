@@ -36,14 +36,23 @@ _drivers_lock = threading.RLock()
 _drivers_by_uri: dict = {}
 
 
+def _driver_name(device_uri: str) -> str:
+    """"local-task" of "local-task://0?worker_count=2" (and of
+    "local-task")."""
+    return device_uri.split(":")[0].split("?")[0]
+
+
 def get_cached_hal_driver(device_uri: str) -> HalDriver:
-    """One driver object per URI for the whole process (``create_hal_driver``
-    makes a new one every time), as iree.runtime's driver cache."""
+    """One driver object per driver name for the whole process, as
+    iree.runtime's driver cache (``get_driver`` uses it): "local-sync" and
+    "local-sync://0" give the same object. ``create_hal_driver`` makes a new,
+    uncached one every time; ``clear_hal_driver_cache`` empties the cache."""
+    name = _driver_name(device_uri)
     with _drivers_lock:
-        driver = _drivers_by_uri.get(device_uri)
+        driver = _drivers_by_uri.get(name)
         if driver is None:
             driver = create_hal_driver(device_uri)
-            _drivers_by_uri[device_uri] = driver
+            _drivers_by_uri[name] = driver
         return driver
 
 
@@ -56,8 +65,8 @@ def clear_hal_driver_cache() -> None:
 
 def get_driver(device_uri: str) -> HalDriver:
     """The cached driver of ``device_uri``'s driver name ("local-task" of
-    "local-task://0?worker_count=2")."""
-    return get_cached_hal_driver(device_uri.split(":")[0].split("?")[0])
+    "local-task://0?worker_count=2"); see get_cached_hal_driver."""
+    return get_cached_hal_driver(device_uri)
 
 
 def query_available_drivers() -> Collection[str]:
