@@ -22,8 +22,8 @@ Fixtures:
 Helpers:
   compile_mlir(name, text, flags, compiler=None)  a test's own MLIR compiled
                    by the environment's iree-compile (3.13) or `compiler`,
-                   cached under build/test-modules by compiler version, flags
-                   and source (as the corpus is)
+                   cached under ~/.cache/ember/test-modules by compiler
+                   version, flags and source (as the corpus is)
   iree311_tool(name)  a tool of the IREE 3.11 environment (skips without it)
   corpus311        the corpus compiled by iree-compile 3.11
   ember_run_module_command()       how to run ember-run-module
@@ -277,7 +277,12 @@ CPU_COMPILE_FLAGS = [
     "--iree-llvmcpu-target-cpu=generic",
     "--iree-input-demote-f64-to-f32=false",
 ]
-TEST_MODULE_CACHE = REPO_ROOT / "build" / "test-modules"
+# Beside the corpus cache, outside the checkout, so that a fresh clone (as
+# CI makes one on every run) compiles only what no earlier run compiled;
+# the key (compiler version, flags, source) makes sharing safe.
+TEST_MODULE_CACHE = Path(os.environ.get(
+    "EMBER_TEST_MODULE_CACHE",
+    Path.home() / ".cache" / "ember" / "test-modules")).expanduser()
 _compiler_versions: dict[str, str] = {}
 
 
@@ -293,7 +298,8 @@ def compile_mlir(name: str, text: str, flags=CPU_COMPILE_FLAGS,
                  compiler=None) -> Path:
     """`text` compiled with `flags` by `compiler` (default: the test
     environment's iree-compile, 3.13); cached under
-    build/test-modules/NAME.KEY.vmfb, KEY a hash of the compiler version,
+    ~/.cache/ember/test-modules/NAME.KEY.vmfb ($EMBER_TEST_MODULE_CACHE),
+    KEY a hash of the compiler version,
     the flags and the source, so a rerun (or CI with a cached build/)
     compiles nothing."""
     compiler = compiler or _iree_compile()

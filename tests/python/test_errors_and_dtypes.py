@@ -52,11 +52,15 @@ def test_an_unreadable_module_file_is_permission_error(tmp_path):
     assert raised.value.filename == str(path)
 
 
-def test_a_file_that_opens_but_is_no_module_keeps_the_loader_error(tmp_path):
+def test_a_file_that_opens_but_is_no_module_says_so_first(tmp_path):
+    """'not an IREE module (.vmfb)' first, then the loader's detail."""
     path = tmp_path / "garbage.vmfb"
     path.write_bytes(b"garbage!" * 16)
-    with pytest.raises(ValueError, match="FlatBuffer"):
+    with pytest.raises(ValueError,
+                       match=r"not an IREE module \(\.vmfb\): .*FlatBuffer"):
         rt.VmModule.mmap(rt.VmInstance(), str(path))
+    with pytest.raises(ValueError, match=r"not an IREE module \(\.vmfb\)"):
+        rt.VmModule.copy_buffer(rt.VmInstance(), b"\x93NUMPY" + b"\0" * 120)
 
 
 # ---- dtype mismatches name the argument ------------------------------------

@@ -238,6 +238,24 @@ std::string FeatureBitsToString(uint32_t bits) {
   return text;
 }
 
+namespace {
+
+// Whether `archive` carries a module's marks: after the optional ZIP local
+// header, a size-prefixed FlatBuffer whose file identifier is "IREE".
+bool HasModuleIdentifier(std::span<const uint8_t> archive) {
+  size_t start = 0;
+  if (archive.size() >= kZipLocalHeaderSize &&
+      LoadLE<uint32_t>(archive.data()) == kZipLocalHeaderSignature) {
+    start = kZipLocalHeaderSize + LoadLE<uint16_t>(archive.data() + 26) +
+            LoadLE<uint16_t>(archive.data() + 28);
+  }
+  // size prefix (4), root offset (4), identifier (4)
+  return start <= archive.size() && archive.size() - start >= 12 &&
+         std::memcmp(archive.data() + start + 8, "IREE", 4) == 0;
+}
+
+}  // namespace
+
 Result<ArchiveLayout> ParseArchiveLayout(std::span<const uint8_t> archive) {
   ArchiveLayout layout;
   size_t start = 0;
@@ -286,10 +304,25 @@ Result<std::shared_ptr<const ModuleFile>> ModuleFile::Load(
   }
   std::shared_ptr<ModuleFile> file(new ModuleFile());
   file->storage_ = std::move(storage);
-  EMBER_ASSIGN_OR_RETURN(file->layout_, ParseArchiveLayout(file->archive()),
-                         "reading the module archive header");
-  EMBER_ASSIGN_OR_RETURN(file->def_, ParseModuleDef(file->flatbuffer()),
-                         "verifying the module FlatBuffer");
+  // A file without a module's marks (an npy, a text file, an ELF given by
+  // mistake) says so first; the parser's detail follows.
+  auto not_a_module = [&file](Status status, const char* step) {
+    if (!HasModuleIdentifier(file->archive())) {
+      status = InvalidArgumentError("not an IREE module (.vmfb): " +
+                                    std::string(status.message()));
+    }
+    return std::move(status).Annotate(step);
+  };
+  Result<ArchiveLayout> layout = ParseArchiveLayout(file->archive());
+  if (!layout.ok()) {
+    return not_a_module(layout.status(), "reading the module archive header");
+  }
+  file->layout_ = *layout;
+  Result<ModuleDef> def = ParseModuleDef(file->flatbuffer());
+  if (!def.ok()) {
+    return not_a_module(def.status(), "verifying the module FlatBuffer");
+  }
+  file->def_ = std::move(*def);
   EMBER_RETURN_IF_ERROR(
       VerifyModuleDef(file->def_, file->archive(), file->layout_),
       "verifying module '%s'", Printable(file->def_.name).c_str());

@@ -168,6 +168,40 @@ TEST(ModuleFileCorruption, TruncationAtEvery64th) {
   }
 }
 
+TEST(ModuleFileCorruption, AFileThatIsNoModuleSaysSoFirst) {
+  // Text, an npy header, an ELF header: no "IREE" identifier anywhere a
+  // module has it.
+  const std::string texts[] = {
+      std::string("hello, this is not a module at all\n") +
+          std::string(64, 'x'),
+      std::string("\x93NUMPY\x01\x00v\x00{'descr': '<f4', ...}") +
+          std::string(64, ' '),
+      std::string("\x7f"
+                  "ELF\x02\x01\x01") +
+          std::string(64, '\0'),
+  };
+  for (const std::string& text : texts) {
+    auto file = ModuleFile::LoadCopy(
+        {reinterpret_cast<const uint8_t*>(text.data()), text.size()});
+    ASSERT_FALSE(file.ok());
+    EXPECT_EQ(file.status().code(), StatusCode::kInvalidArgument);
+    EXPECT_EQ(file.status().message().rfind("not an IREE module (.vmfb): ", 0),
+              0u)
+        << file.status().ToString();
+  }
+  // A module damaged past its identifier is a malformed module, not "not a
+  // module".
+  auto module = ::ember::testing::LoadCorpusFileOrFail("vm_calls.flat");
+  ASSERT_TRUE(module.has_value());
+  std::vector<uint8_t> damaged(module->bytes.begin(),
+                               module->bytes.begin() + 64);
+  auto file = ModuleFile::LoadCopy(damaged);
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.status().ToString().find("not an IREE module"),
+            std::string::npos)
+      << file.status().ToString();
+}
+
 TEST(ModuleFileCorruption, SeededRandomByteFlips) {
   // 10,000 mutants in all, spread round-robin over the ZIP and flat forms of
   // every corpus module; each flips 1 to 4 random bytes. Most flips land in
