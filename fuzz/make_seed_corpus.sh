@@ -3,7 +3,8 @@
 #   fuzz/make_seed_corpus.sh [OUT_DIR] [TARGET]
 #     (defaults: build/fuzz-seeds, module_loader_fuzzer)
 # The module loader, bytecode verifier and ELF fuzzers start from the
-# compiled test corpus (.vmfb files). npy_reader_fuzzer starts from small
+# compiled test corpora (.vmfb files of iree-compile 3.13 and, when built,
+# 3.11). npy_reader_fuzzer starts from small
 # .npy files written here (no numpy needed): every dtype the reader maps at
 # ranks 0 to 3, format versions 1.0 to 3.0, several arrays in one file, and
 # the forms it must refuse (Fortran order, big-endian, structured dtypes,
@@ -133,8 +134,24 @@ for index, seed in enumerate(seeds):
 PY
     ;;
   *)
-    python3 "$root/tools/ember_corpus.py" build --out "$root/build/corpus" >/dev/null
-    cp "$root"/build/corpus/*.vmfb "$out"/
+    # The corpora scripts/run_tests.sh compiles (3.13 and 3.11); the 3.13 one
+    # is compiled here when missing (iree-compile from PATH, .venv or
+    # $EMBER_IREE_COMPILE). 3.11 files get a prefix: the names are the same.
+    corpus="${EMBER_CORPUS_DIR:-$root/build/corpus}"
+    corpus311="${EMBER_CORPUS_311_DIR:-$root/build/corpus-3.11}"
+    if ! compgen -G "$corpus/*.vmfb" >/dev/null; then
+      if [ -z "${EMBER_IREE_COMPILE:-}" ] && ! command -v iree-compile >/dev/null &&
+        [ -x "$root/.venv/bin/iree-compile" ]; then
+        export EMBER_IREE_COMPILE="$root/.venv/bin/iree-compile"
+      fi
+      python3 "$root/tools/ember_corpus.py" build --out "$corpus" >/dev/null
+    fi
+    cp -L "$corpus"/*.vmfb "$out"/
+    if compgen -G "$corpus311/*.vmfb" >/dev/null; then
+      for file in "$corpus311"/*.vmfb; do
+        cp -L "$file" "$out/iree311-$(basename "$file")"
+      done
+    fi
     ;;
 esac
 echo "$(ls "$out" | wc -l) seeds in $out"

@@ -4,7 +4,8 @@
 #   - the C++ tests (GoogleTest) in every configuration Ember ships: Debug under
 #     AddressSanitizer + UBSan, Release with warnings as errors, and Release
 #     with the switch-dispatch interpreter (-DEMBER_VM_DISPATCH_SWITCH=ON);
-#   - the fuzz targets' seed corpus, replayed under the sanitizers;
+#   - the fuzz targets' seed corpus, replayed under the sanitizers, through
+#     the g++ build and through a clang libFuzzer build;
 #   - the Python tests (pytest), comparing Ember with the official runtime of
 #     the release that built each module: iree-base-runtime 3.13.0 (the
 #     current release, installed with Ember in .venv, or $EMBER_VENV) for
@@ -116,6 +117,41 @@ for format in irpa gguf safetensors; do
   fuzz/make_seed_corpus.sh "build/$format-seeds" "${format}_parser_fuzzer" \
     >/dev/null
   "build/asan/${format}_parser_fuzzer" "build/$format-seeds"
+done
+
+# The fuzz targets once more with clang and libFuzzer, as fuzz/run_fuzzer.sh
+# builds them (the core instrumented for coverage, ASan + UBSan), so a build
+# that only clang rejects or a seed only clang's sanitizers flag fails CI.
+# -runs=0 replays the seeds (and the crash regressions under fuzz/seeds/)
+# without fuzzing. Debug: the shortest compile.
+step "Building the fuzz targets with clang (libFuzzer, ASan + UBSan)"
+if ! command -v clang++ >/dev/null ||
+  [ ! -e "$(clang++ -print-runtime-dir)/libclang_rt.fuzzer-x86_64.a" ]; then
+  apt-get update -qq && apt-get install -y -qq clang libclang-rt-dev
+fi
+fuzz_targets=(module_loader_fuzzer bytecode_verifier_fuzzer elf_module_fuzzer
+  npy_reader_fuzzer irpa_parser_fuzzer gguf_parser_fuzzer
+  safetensors_parser_fuzzer)
+cmake -S . -B build/clang-fuzz -G Ninja "${launcher[@]}" \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON -DEMBER_WERROR=ON \
+  -DEMBER_BUILD_TESTS=OFF -DEMBER_BUILD_TOOLS=OFF -DEMBER_BUILD_FUZZERS=ON \
+  -DEMBER_FUZZ_INSTRUMENT_CORE=ON >/dev/null
+cmake --build build/clang-fuzz -j "$jobs" --target "${fuzz_targets[@]}"
+step "Replaying the fuzz seeds through the clang (libFuzzer) builds"
+for target in "${fuzz_targets[@]}"; do
+  rm -rf "build/clang-fuzz/seeds-$target"
+  fuzz/make_seed_corpus.sh "build/clang-fuzz/seeds-$target" "$target" >/dev/null
+  seeds=("build/clang-fuzz/seeds-$target")
+  [ -d "fuzz/seeds/$target" ] && seeds+=("fuzz/seeds/$target")
+  log="build/clang-fuzz/replay-$target.log"
+  if ! "build/clang-fuzz/$target" -runs=0 -timeout=30 -rss_limit_mb=2048 \
+    "${seeds[@]}" >"$log" 2>&1; then
+    cat "$log"
+    echo "error: $target failed on a seed (above)" >&2
+    exit 1
+  fi
+  echo "$target: $(grep -m1 -o 'INITED.*' "$log" || tail -n 1 "$log")"
 done
 
 build_and_test release -DCMAKE_BUILD_TYPE=Release -DEMBER_BUILD_FUZZERS=OFF

@@ -1,5 +1,9 @@
 #include "runtime/modules/vmvx/vmvx_module.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -394,9 +398,14 @@ bool CheckedProduct(int64_t a, int64_t b, int64_t c, int64_t& out) {
 }
 
 bool IreeUsesFusedF32Tile(uint64_t m0, uint64_t n0, uint64_t k0) {
-  static const bool avx2_fma = __builtin_cpu_supports("avx2") &&
-                               __builtin_cpu_supports("fma") &&
-                               __builtin_cpu_supports("f16c");
+  // Clang (14) has no "f16c" for __builtin_cpu_supports: CPUID leaf 1,
+  // ECX bit 29, asked directly.
+  static const bool f16c = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+  }();
+  static const bool avx2_fma =
+      __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && f16c;
   static const bool avx512 = avx2_fma && __builtin_cpu_supports("avx512f") &&
                              __builtin_cpu_supports("avx512bw") &&
                              __builtin_cpu_supports("avx512dq") &&
