@@ -1,7 +1,7 @@
 #include "runtime/vm/bytecode/module_def.h"
 
 #include "runtime/base/endian.h"
-#include "runtime/vm/bytecode/flatbuffer_reader.h"
+#include "runtime/base/flatbuffer_reader.h"
 
 namespace ember::vm::bytecode {
 namespace {

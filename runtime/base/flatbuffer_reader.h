@@ -1,11 +1,12 @@
 // FlatBufferReader: bounds-checked reads of an untrusted FlatBuffer.
 //
-// Ember does not trust a single byte of a module file, so nothing reads the
-// FlatBuffer directly. The typed parser (module_def.cc) walks the schema once
-// through this reader, which checks every offset, vtable, string and vector
-// against the buffer before it is used and turns any violation into a Status
-// naming the schema path being read ("function_signatures[3].attrs[0].key")
-// and the byte offset. After that walk the parsed views are plain C++ values.
+// Ember does not trust a single byte of a module file or of an executable
+// inside one, so nothing reads a FlatBuffer directly. A typed parser
+// (vm/bytecode/module_def.cc for modules) walks the schema once through this
+// reader, which checks every offset, vtable, string and vector against the
+// buffer before it is used and turns any violation into a Status naming the
+// schema path being read ("function_signatures[3].attrs[0].key") and the
+// byte offset. After that walk the parsed views are plain C++ values.
 //
 // Two defences beyond bounds: a string must be NUL-terminated inside the
 // buffer (FlatBuffers guarantees it, so a missing one means corruption), and
@@ -34,7 +35,7 @@
 #include "runtime/base/endian.h"
 #include "runtime/base/status.h"
 
-namespace ember::vm::bytecode {
+namespace ember {
 
 class FlatBufferReader;
 
@@ -378,4 +379,4 @@ Result<T> FlatBufferReader::ScalarChecked(const FlatTable& table, int slot,
 
 #undef EMBER_FLAT_INLINE
 
-}  // namespace ember::vm::bytecode
+}  // namespace ember

@@ -1,10 +1,10 @@
-#include "runtime/vm/bytecode/flatbuffer_reader.h"
+#include "runtime/base/flatbuffer_reader.h"
 
 #include <algorithm>
 #include <cstdarg>
 #include <cstring>
 
-namespace ember::vm::bytecode {
+namespace ember {
 
 FlatBufferReader::FlatBufferReader(std::span<const uint8_t> buffer)
     : buffer_(buffer), budget_(buffer.size() / 4 + 64) {}
@@ -194,4 +194,4 @@ Result<FlatTable> FlatBufferReader::Root(std::string_view file_identifier) {
   return TableAtOffset(root);
 }
 
-}  // namespace ember::vm::bytecode
+}  // namespace ember

@@ -1,6 +1,7 @@
-// Tests of the bounds-checked FlatBuffer reader on hand-built buffers: each
-// case breaks one rule and must get a clean error naming the problem.
-#include "runtime/vm/bytecode/flatbuffer_reader.h"
+// Tests of the bounds-checked FlatBuffer reader through the module parser,
+// on hand-built buffers: each case breaks one rule and must get a clean
+// error naming the problem.
+#include "runtime/base/flatbuffer_reader.h"
 
 #include <gtest/gtest.h>
 
