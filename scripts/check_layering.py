@@ -10,6 +10,8 @@ The layers (one library per folder under runtime/, see CMakeLists.txt):
     vm/bytecode    may use vm, base      bytecode modules, the interpreter
     hal            may use base          HAL objects; knows nothing of the VM
     hal/cpu        may use hal, base     the CPU devices
+    hal/vulkan     may use hal, base     the Vulkan device (libvulkan loaded
+                                         at run time)
     modules/hal    may use vm, hal, base the bridge between VM and HAL
     modules/check  may use modules/hal,  the `check` module (its operands
                    vm, hal, base         are the hal module's ref types)
@@ -19,6 +21,10 @@ The layers (one library per folder under runtime/, see CMakeLists.txt):
     modules/vmvx   may use vm/bytecode,  VMVX executables (bytecode run per
                    vm, hal/cpu, hal,     workgroup through an executable
                    base                  loader) and the `vmvx` module
+    drivers        may use modules/vmvx, every driver this build has, in one
+                   vm/bytecode, vm,      registry (the only place that names
+                   hal/vulkan, hal/cpu,  device kinds)
+                   hal, base
     testing        may use every layer   test helpers (tests only)
 
 Above runtime/: tools/, fuzz/ and tests/ may include any layer (not python/);
@@ -42,11 +48,14 @@ LAYERS = {
     "vm/bytecode": {"vm", "base"},
     "hal": {"base"},
     "hal/cpu": {"hal", "base"},
+    "hal/vulkan": {"hal", "base"},
     "modules/hal": {"vm", "hal", "base"},
     "modules/check": {"modules/hal", "vm", "hal", "base"},
     "io": {"base"},
     "modules/io_parameters": {"io", "modules/hal", "vm", "hal", "base"},
     "modules/vmvx": {"vm/bytecode", "vm", "hal/cpu", "hal", "base"},
+    "drivers": {"modules/vmvx", "vm/bytecode", "vm", "hal/vulkan", "hal/cpu",
+                "hal", "base"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 SOURCE_SUFFIXES = {".h", ".cc", ".cpp", ".inl"}

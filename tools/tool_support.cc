@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "runtime/drivers/drivers.h"
 #include "runtime/hal/buffer_view.h"
 #include "runtime/hal/buffer_view_format.h"
 #include "runtime/hal/cpu/local_device.h"
@@ -481,10 +482,8 @@ Result<Program> LoadProgram(
   }
   program.module = loaded.back();
   if (imports_hal) {
-    hal::DriverRegistry drivers;
-    EMBER_RETURN_IF_ERROR(hal::cpu::RegisterLocalDrivers(
-        drivers, {modules::vmvx::SharedVmvxExecutableLoader()}));
-    EMBER_ASSIGN_OR_RETURN(program.device, drivers.CreateDevice(device_uri),
+    EMBER_ASSIGN_OR_RETURN(program.device,
+                           drivers::SharedDrivers().CreateDevice(device_uri),
                            "creating device '%s'", device_uri.c_str());
     EMBER_ASSIGN_OR_RETURN(
         auto hal_module,
@@ -1477,8 +1476,7 @@ bool ListDevicesIfAsked(const CommonOptions& options) {
   if (!options.list_drivers && !options.list_devices && !options.dump_devices) {
     return false;
   }
-  hal::DriverRegistry drivers;
-  hal::cpu::RegisterLocalDrivers(drivers).IgnoreError();  // fixed names
+  const hal::DriverRegistry& drivers = drivers::SharedDrivers();
   const std::string rule(76, '=');
   if (options.list_drivers) {
     std::printf(
@@ -1492,22 +1490,34 @@ bool ListDevicesIfAsked(const CommonOptions& options) {
   auto wanted = [](const std::string& filter, const hal::DriverInfo& info) {
     return filter.empty() || filter == info.name;
   };
+  // A driver that fails to enumerate lists no device (as IREE's tools).
+  auto devices_of = [&](const hal::DriverInfo& info) {
+    Result<std::vector<hal::DeviceInfo>> devices =
+        drivers.EnumerateDevices(info.name);
+    return devices.ok() ? *std::move(devices) : std::vector<hal::DeviceInfo>{};
+  };
   if (options.list_devices) {
     for (const hal::DriverInfo& info : drivers.drivers()) {
-      if (wanted(options.list_devices_driver, info)) {
-        std::printf("%s://\n", info.name.c_str());
+      if (!wanted(options.list_devices_driver, info)) continue;
+      for (const hal::DeviceInfo& device : devices_of(info)) {
+        std::printf("%s://%s\n", info.name.c_str(), device.path.c_str());
       }
     }
   }
   if (options.dump_devices) {
     for (const hal::DriverInfo& info : drivers.drivers()) {
       if (!wanted(options.dump_devices_driver, info)) continue;
-      std::printf(
-          "# %s\n# Enumerated devices for driver '%s'\n# %s\n\n"
-          "# ===%s===\n# --device=%s://\n#   %s\n# ===%s===\n\n",
-          rule.c_str(), info.name.c_str(), rule.c_str(),
-          std::string(70, '-').c_str(), info.name.c_str(),
-          info.description.c_str(), std::string(70, '-').c_str());
+      std::printf("# %s\n# Enumerated devices for driver '%s'\n# %s\n\n",
+                  rule.c_str(), info.name.c_str(), rule.c_str());
+      for (const hal::DeviceInfo& device : devices_of(info)) {
+        const std::string& name =
+            device.path.empty() && device.name == "default" ? info.description
+                                                            : device.name;
+        std::printf("# ===%s===\n# --device=%s://%s\n#   %s\n# ===%s===\n\n",
+                    std::string(70, '-').c_str(), info.name.c_str(),
+                    device.path.c_str(), name.c_str(),
+                    std::string(70, '-').c_str());
+      }
     }
   }
   return true;

@@ -461,9 +461,10 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
   const bool aligned =
       reinterpret_cast<uintptr_t>(view->buf) % h::kBufferAlignment == 0;
   Ref<h::Buffer> buffer;
-  if (contiguous && aligned && !view->readonly && view->len > 0) {
-    std::span<uint8_t> bytes(static_cast<uint8_t*>(view->buf),
-                             static_cast<size_t>(view->len));
+  std::span<uint8_t> bytes(static_cast<uint8_t*>(view->buf),
+                           static_cast<size_t>(view->len));
+  if (contiguous && aligned && !view->readonly && view->len > 0 &&
+      allocator.CanImport(params, bytes)) {
     Py_buffer* held = view.release();
     buffer = UnwrapFor(
         allocator.Import(params, bytes, [held] { ReleasePythonBuffer(held); }),
@@ -479,14 +480,13 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
                           static_cast<const uint8_t*>(view->buf), length)),
           "could not allocate", self, index);
     } else {
-      buffer = UnwrapFor(allocator.Allocate(params, length),
-                         "could not allocate", self, index);
-      std::span<uint8_t> target =
-          Unwrap(buffer->DeviceRange(0, length), "could not copy argument");
-      if (length > 0 && PyBuffer_ToContiguous(target.data(), view.get(),
+      std::vector<uint8_t> packed(static_cast<size_t>(length));
+      if (length > 0 && PyBuffer_ToContiguous(packed.data(), view.get(),
                                               view->len, 'C') != 0) {
         throw nb::python_error();
       }
+      buffer = UnwrapFor(allocator.AllocateCopy(params, packed),
+                         "could not allocate", self, index);
     }
   }
   Result<Ref<h::BufferView>> buffer_view = h::BufferView::Create(
@@ -656,8 +656,12 @@ Ref<h::BufferView> Unaliased(NativeInvoker& self, Ref<h::BufferView> view,
   }
   if (!aliases) return view;
   h::Buffer& source = *view->buffer();
-  std::span<uint8_t> bytes =
-      Unwrap(source.DeviceRange(0, source.byte_length()), "copying a result");
+  // An imported caller's array: host memory, mappable.
+  h::BufferMapping mapping =
+      Unwrap(source.Map(h::MappingMode::kScoped, h::MemoryAccess::kRead, 0,
+                        source.byte_length()),
+             "copying a result");
+  std::span<const uint8_t> bytes = mapping.contents();
   h::BufferParams params;
   params.type = source.memory_type();
   params.usage = source.allowed_usage();

@@ -66,6 +66,7 @@
 #include "python/bindings/status_utils.h"
 #include "python/bindings/vm_bindings.h"
 #include "python/bindings/vm_value_bindings.h"
+#include "runtime/drivers/drivers.h"
 #include "runtime/hal/buffer_view.h"
 #include "runtime/hal/command_buffer.h"
 #include "runtime/hal/cpu/local_device.h"
@@ -107,16 +108,7 @@ bool WaitReleased(const char* what, const std::function<Status()>& wait) {
   return true;
 }
 
-h::DriverRegistry& Drivers() {
-  static h::DriverRegistry* registry = [] {
-    auto* r = new h::DriverRegistry();
-    CheckStatus(h::cpu::RegisterLocalDrivers(
-                    *r, {ember::modules::vmvx::SharedVmvxExecutableLoader()}),
-                "registering drivers");
-    return r;
-  }();
-  return *registry;
-}
+const h::DriverRegistry& Drivers() { return ember::drivers::SharedDrivers(); }
 
 // An int, an IntFlag/IntEnum member (MemoryType, BufferUsage,
 // HalElementType) or anything else with __index__/__int__.
@@ -330,16 +322,25 @@ void CheckAllocatorSpecs(const std::optional<nb::list>& allocators) {
   }
 }
 
-// The one device each local driver has, as query_available_devices lists it.
-constexpr uint64_t kDefaultDeviceId = 0;
+// The devices of `driver`, as query_available_devices lists them (the
+// local drivers have one: id 0, no path, "default").
+std::vector<h::DeviceInfo> DriverDevices(const std::string& driver) {
+  Result<std::vector<h::DeviceInfo>> devices = [&] {
+    nb::gil_scoped_release release;
+    return Drivers().EnumerateDevices(driver);
+  }();
+  return Unwrap(std::move(devices), "Error enumerating devices");
+}
 
-nb::list AvailableDevices() {
+nb::list AvailableDevices(const std::string& driver) {
   nb::list devices;
-  nb::dict info;
-  info["device_id"] = kDefaultDeviceId;
-  info["path"] = "";
-  info["name"] = "default";
-  devices.append(info);
+  for (const h::DeviceInfo& device : DriverDevices(driver)) {
+    nb::dict info;
+    info["device_id"] = device.device_id;
+    info["path"] = device.path;
+    info["name"] = device.name;
+    devices.append(info);
+  }
   return devices;
 }
 
@@ -354,10 +355,19 @@ HalDevice CreateDriverDevice(const std::string& driver, const std::string& rest,
   const std::string context = "Error creating device '" + shown + "'";
   h::DeviceUri parsed = Unwrap(h::ParseDeviceUri(uri), context.c_str());
   if (!parsed.path.empty()) {
-    ThrowStatus(
-        NotFoundError("the " + driver + " driver has no device paths (got '" +
-                      parsed.path + "')"),
-        context.c_str());
+    bool known = false;
+    for (const h::DeviceInfo& device : DriverDevices(driver)) {
+      known |= !device.path.empty() && device.path == parsed.path;
+    }
+    // A path may also be a device index (`vulkan://0`), which the driver
+    // itself resolves.
+    const bool index =
+        parsed.path.find_first_not_of("0123456789") == std::string::npos;
+    if (!known && !index) {
+      ThrowStatus(NotFoundError("the " + driver + " driver has no device '" +
+                                parsed.path + "'"),
+                  context.c_str());
+    }
   }
   return CreateDevice(uri);
 }
@@ -367,8 +377,16 @@ HalDevice CreateDriverDevice(const std::string& driver, const std::string& rest,
 HalDevice CreateDeviceById(const HalDriver& self, uint64_t device_id,
                            const std::optional<nb::dict>& params,
                            const std::optional<nb::list>& allocators) {
-  if (device_id != kDefaultDeviceId) {
-    std::string available = nb::repr(AvailableDevices()).c_str();
+  std::string path;
+  bool found = false;
+  for (const h::DeviceInfo& device : DriverDevices(self.name)) {
+    if (device.device_id == device_id) {
+      found = true;
+      path = device.path;
+    }
+  }
+  if (!found) {
+    std::string available = nb::repr(AvailableDevices(self.name)).c_str();
     throw nb::value_error(("Device id " + std::to_string(device_id) +
                            " not found. Available devices: " + available)
                               .c_str());
@@ -395,7 +413,8 @@ HalDevice CreateDeviceById(const HalDriver& self, uint64_t device_id,
     }
   }
   CheckAllocatorSpecs(allocators);
-  return CreateDriverDevice(self.name, query, self.name + query);
+  const std::string rest = (path.empty() ? "" : "://" + path) + query;
+  return CreateDriverDevice(self.name, rest, self.name + rest);
 }
 
 // The command buffers of queue_execute: one, None (a barrier), or a
@@ -674,8 +693,15 @@ nb::object ExportDLPack(const h::BufferView& view,
                              &length)) {
     throw nb::buffer_error("dlpack export: the view's size overflows");
   }
-  std::span<uint8_t> bytes =
-      Unwrap(buffer->DeviceRange(0, length), "exporting a buffer view");
+  if (!buffer->host_mappable()) {
+    throw nb::buffer_error(
+        "dlpack export: the buffer is in device memory the host cannot map; "
+        "copy it to the host first (to_host())");
+  }
+  h::BufferMapping mapping = Unwrap(
+      buffer->Map(h::MappingMode::kScoped, h::MemoryAccess::kRead, 0, length),
+      "exporting a buffer view");
+  std::span<uint8_t> bytes = mapping.contents();
 
   auto exported = std::make_unique<ExportedTensor>();
   exported->shape.assign(view.shape().begin(), view.shape().end());
@@ -1018,6 +1044,19 @@ HalBufferView ImportDLPack(const Ref<h::Device>& device, nb::handle capsule,
   params.type = h::MemoryType::kDeviceLocal;
   params.access = h::MemoryAccess::kRead | h::MemoryAccess::kWrite;
   params.usage = h::BufferUsage::kDefault;
+  if (!copy && !device->allocator().CanImport(
+                   params, std::span<const uint8_t>(
+                               reinterpret_cast<const uint8_t*>(start),
+                               static_cast<size_t>(byte_length)))) {
+    // The device cannot use this memory in place (another device's
+    // allocator): one copy, unless the caller forbade it.
+    if (mode == ImportCopy::kNever) {
+      RefuseDLPack(true, "dlpack tensor memory cannot be used by device '" +
+                             std::string(device->id()) +
+                             "' without a copy (copy=False)");
+    }
+    copy = true;
+  }
   void (*release)(void*) = versioned ? &ReleaseVersioned : &ReleaseLegacy;
   const char* used_name =
       versioned ? dlpack::kUsedVersionedCapsuleName : dlpack::kUsedCapsuleName;
@@ -1039,8 +1078,11 @@ HalBufferView ImportDLPack(const Ref<h::Device>& device, nb::handle capsule,
   } else if (copy) {
     buffer = Unwrap(device->allocator().Allocate(params, byte_length),
                     "copying a dlpack tensor");
-    std::span<uint8_t> target =
-        Unwrap(buffer->DeviceRange(0, byte_length), "copying a dlpack tensor");
+    h::BufferMapping mapping =
+        Unwrap(buffer->Map(h::MappingMode::kScoped, h::MemoryAccess::kWrite, 0,
+                           byte_length),
+               "copying a dlpack tensor");
+    std::span<uint8_t> target = mapping.contents();
     // Consume: from here the managed tensor is ours to give back.
     if (PyCapsule_SetName(object, used_name) != 0) throw nb::python_error();
     if (count > 0) {
@@ -1450,7 +1492,7 @@ void BindHal(nb::module_& m) {
           "no device paths (ValueError).")
       .def(
           "query_available_devices",
-          [](const HalDriver&) { return AvailableDevices(); },
+          [](const HalDriver& self) { return AvailableDevices(self.name); },
           "The devices this driver can create, as dicts with \"device_id\", "
           "\"path\" and \"name\" (local drivers have one, id 0).")
       .def(

@@ -8,10 +8,10 @@
 namespace ember::hal {
 
 Ref<Allocator> Allocator::CreateHeap() {
-  return Ref<Allocator>::Adopt(new Allocator());
+  return Ref<Allocator>::Adopt(new HeapAllocator());
 }
 
-Allocator::~Allocator() {
+HeapAllocator::~HeapAllocator() {
   for (std::vector<void*>& blocks : cache_) {
     for (void* block : blocks) std::free(block);
   }
@@ -32,19 +32,19 @@ constexpr size_t kDeviceHeap = 1;
 
 }  // namespace
 
-void Allocator::ReleaseHostBlock(RefCounted* owner, uint8_t* data,
-                                 uint64_t size) {
+void HeapAllocator::ReleaseHostBlock(RefCounted* owner, uint8_t* data,
+                                     uint64_t size) {
   ReleaseBlock(owner, data, size, kHostHeap);
 }
 
-void Allocator::ReleaseDeviceBlock(RefCounted* owner, uint8_t* data,
-                                   uint64_t size) {
+void HeapAllocator::ReleaseDeviceBlock(RefCounted* owner, uint8_t* data,
+                                       uint64_t size) {
   ReleaseBlock(owner, data, size, kDeviceHeap);
 }
 
-void Allocator::ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size,
-                             size_t heap) {
-  Allocator& self = *static_cast<Allocator*>(owner);
+void HeapAllocator::ReleaseBlock(RefCounted* owner, uint8_t* data,
+                                 uint64_t size, size_t heap) {
+  HeapAllocator& self = *static_cast<HeapAllocator*>(owner);
   self.counters_->bytes_allocated.fetch_sub(size);
   self.counters_->heaps[heap].freed.fetch_add(size);
   if (size <= kMaxCachedBytes) {
@@ -59,7 +59,7 @@ void Allocator::ReleaseBlock(RefCounted* owner, uint8_t* data, uint64_t size,
   std::free(data);
 }
 
-BufferParams Allocator::HeapParams(BufferParams params) {
+BufferParams HeapAllocator::HeapParams(BufferParams params) {
   params.type =
       (params.type | MemoryType::kHostVisible) & ~MemoryType::kOptimal;
   params.usage = params.usage | BufferUsage::kMappingScoped |
@@ -68,12 +68,12 @@ BufferParams Allocator::HeapParams(BufferParams params) {
   return params;
 }
 
-Result<Ref<Buffer>> Allocator::Allocate(const BufferParams& requested,
-                                        uint64_t size) {
+Result<Ref<Buffer>> HeapAllocator::Allocate(const BufferParams& requested,
+                                            uint64_t size) {
   return AllocateFilled(requested, size, {});
 }
 
-Result<Ref<Buffer>> Allocator::AllocateFilled(
+Result<Ref<Buffer>> HeapAllocator::AllocateFilled(
     const BufferParams& requested, uint64_t size,
     std::span<const uint8_t> initial) {
   const BufferParams params = HeapParams(requested);
@@ -124,18 +124,19 @@ Result<Ref<Buffer>> Allocator::AllocateFilled(
   }
   return Buffer::WrapAllocation(
       static_cast<uint8_t*>(memory), size, params,
-      Ref<RefCounted>(Ref<Allocator>::Retain(this)),
-      host ? &Allocator::ReleaseHostBlock : &Allocator::ReleaseDeviceBlock);
+      Ref<RefCounted>(Ref<HeapAllocator>::Retain(this)),
+      host ? &HeapAllocator::ReleaseHostBlock
+           : &HeapAllocator::ReleaseDeviceBlock);
 }
 
-Result<Ref<Buffer>> Allocator::AllocateCopy(const BufferParams& params,
-                                            std::span<const uint8_t> bytes) {
+Result<Ref<Buffer>> HeapAllocator::AllocateCopy(
+    const BufferParams& params, std::span<const uint8_t> bytes) {
   return AllocateFilled(params, bytes.size(), bytes);
 }
 
-Result<Ref<Buffer>> Allocator::Import(const BufferParams& requested,
-                                      std::span<uint8_t> bytes,
-                                      std::function<void()> release) {
+Result<Ref<Buffer>> HeapAllocator::Import(const BufferParams& requested,
+                                          std::span<uint8_t> bytes,
+                                          std::function<void()> release) {
   const BufferParams params = HeapParams(requested);
   counters_->bytes_imported.fetch_add(bytes.size());
   counters_->import_count.fetch_add(1, std::memory_order_relaxed);
@@ -148,7 +149,7 @@ Result<Ref<Buffer>> Allocator::Import(const BufferParams& requested,
       });
 }
 
-void Allocator::Trim() {
+void HeapAllocator::Trim() {
   std::lock_guard lock(cache_mutex_);
   for (std::vector<void*>& blocks : cache_) {
     for (void* block : blocks) std::free(block);
@@ -156,7 +157,7 @@ void Allocator::Trim() {
   }
 }
 
-AllocatorStatistics Allocator::statistics() const {
+AllocatorStatistics HeapAllocator::statistics() const {
   AllocatorStatistics stats;
   stats.bytes_allocated = counters_->bytes_allocated.load();
   stats.bytes_peak = counters_->bytes_peak.load();

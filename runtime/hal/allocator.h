@@ -1,13 +1,22 @@
 // Allocator: where a device's buffers come from.
 //
-// The CPU devices allocate from the host heap (64-byte aligned, the
-// alignment IREE guarantees and the kernels' vector loads assume) and import
-// caller-owned host memory without a copy: the imported buffer's release
-// callback keeps the owner (a numpy array, a mapped file) alive until the
-// last reference to the buffer goes. Statistics count live and peak bytes
-// of what this allocator allocated (imports are counted separately), so
-// tests and benchmarks can prove that a path made no copies, and keep the
-// per-heap totals IREE's heap allocator reports (HalAllocator.statistics).
+// Each device owns one (Device::allocator()), and it alone decides what a
+// buffer request becomes: which memory type satisfies the requested type
+// and usage, whether a caller's host memory can be imported without a copy,
+// and whether a buffer made elsewhere can be used by its device
+// (IsCompatible, by memory domain -- docs in buffer.h). Callers above the
+// devices (the `hal` module, the Python bindings, the tools) ask; they never
+// assume that memory is host memory.
+//
+// The heap allocator (CreateHeap), used by the CPU devices and for host-side
+// staging, allocates from the host heap (64-byte aligned, the alignment IREE
+// guarantees and the kernels' vector loads assume) and imports caller-owned
+// host memory without a copy: the imported buffer's release callback keeps
+// the owner (a numpy array, a mapped file) alive until the last reference to
+// the buffer goes. Statistics count live and peak bytes of what an allocator
+// allocated (imports are counted separately), so tests and benchmarks can
+// prove that a path made no copies, and keep the per-heap totals IREE's
+// allocators report (HalAllocator.statistics).
 //
 // An Allocator is ref-counted because programs hold it (`!hal.allocator`).
 //
@@ -50,36 +59,77 @@ struct AllocatorStatistics {
   uint64_t device_bytes_peak = 0;
 };
 
-class Allocator final : public RefCounted {
+class Allocator : public RefCounted {
  public:
   // The largest single allocation; bigger requests are RESOURCE_EXHAUSTED
-  // without touching the heap (sizes come from programs).
+  // without touching memory (sizes come from programs).
   static constexpr uint64_t kMaxAllocationSize = uint64_t{1} << 46;
 
+  // A host-heap allocator (kHostMemoryDomain).
   static Ref<Allocator> CreateHeap();
 
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
-  ~Allocator() override;
 
   // A new zero-filled buffer of `size` bytes.
-  Result<Ref<Buffer>> Allocate(const BufferParams& params, uint64_t size);
-  // A new buffer holding a copy of `bytes`.
-  Result<Ref<Buffer>> AllocateCopy(const BufferParams& params,
-                                   std::span<const uint8_t> bytes);
+  virtual Result<Ref<Buffer>> Allocate(const BufferParams& params,
+                                       uint64_t size) = 0;
+  // A new buffer holding a copy of `bytes` (through staging where the
+  // memory is not host visible).
+  virtual Result<Ref<Buffer>> AllocateCopy(const BufferParams& params,
+                                           std::span<const uint8_t> bytes) = 0;
   // Wraps `bytes` (host memory owned by the caller) without a copy.
   // `release` runs once when the buffer dies, or when this call fails.
   // Read-only memory must be imported with an access without kWrite.
-  Result<Ref<Buffer>> Import(const BufferParams& params,
-                             std::span<uint8_t> bytes,
-                             std::function<void()> release);
+  // UNAVAILABLE when this allocator cannot import that memory (CanImport
+  // says so beforehand; the caller then copies with AllocateCopy).
+  virtual Result<Ref<Buffer>> Import(const BufferParams& params,
+                                     std::span<uint8_t> bytes,
+                                     std::function<void()> release) = 0;
 
-  AllocatorStatistics statistics() const;
+  // Whether Import of `bytes` with `params` can succeed: the device can
+  // reach host memory at that address and size.
+  virtual bool CanImport(const BufferParams& params,
+                         std::span<const uint8_t> bytes) const = 0;
+
+  // The memory domain of this allocator's buffers (buffer.h).
+  virtual const void* memory_domain() const = 0;
+  // Whether this allocator's device can use `buffer` as it is (no copy).
+  virtual bool IsCompatible(const Buffer& buffer) const {
+    return buffer.memory_domain() == memory_domain();
+  }
+
+  virtual AllocatorStatistics statistics() const = 0;
 
   // Frees the blocks kept for reuse (live buffers are untouched).
-  void Trim();
+  virtual void Trim() {}
+
+ protected:
+  Allocator() = default;
+};
+
+// The host-heap allocator (see the top of this file).
+class HeapAllocator final : public Allocator {
+ public:
+  ~HeapAllocator() override;
+
+  Result<Ref<Buffer>> Allocate(const BufferParams& params,
+                               uint64_t size) override;
+  Result<Ref<Buffer>> AllocateCopy(const BufferParams& params,
+                                   std::span<const uint8_t> bytes) override;
+  Result<Ref<Buffer>> Import(const BufferParams& params,
+                             std::span<uint8_t> bytes,
+                             std::function<void()> release) override;
+  bool CanImport(const BufferParams&, std::span<const uint8_t>) const override {
+    return true;
+  }
+  const void* memory_domain() const override { return kHostMemoryDomain; }
+  AllocatorStatistics statistics() const override;
+  void Trim() override;
 
  private:
+  friend class Allocator;
+  HeapAllocator() = default;
   // Allocate, with the first `initial.size()` bytes copied from `initial`
   // and only the rest zeroed (a copy touches each page once, not twice).
   Result<Ref<Buffer>> AllocateFilled(const BufferParams& params, uint64_t size,
@@ -99,7 +149,6 @@ class Allocator final : public RefCounted {
     };
     std::array<Heap, 2> heaps;
   };
-  Allocator() = default;
   // What IREE's heap allocator makes of requested parameters: every buffer
   // is host visible (never "optimal"), mappable scoped and persistent with
   // random access, and usable for transfers; programs and Python code see

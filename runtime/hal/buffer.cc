@@ -34,6 +34,8 @@ std::string BitsToString(uint32_t value, std::initializer_list<BitName> names) {
 
 }  // namespace
 
+const char kHostMemoryDomain[] = "host";
+
 Status RangeError(uint64_t max_length, uint64_t offset, uint64_t length) {
   if (offset > max_length) {
     return OutOfRangeError("offset " + std::to_string(offset) +
@@ -125,6 +127,15 @@ Ref<Buffer> Buffer::WrapAllocation(uint8_t* data, uint64_t size,
   return buffer;
 }
 
+Buffer::Buffer(const BufferParams& params, uint64_t size, uint8_t* host_data,
+               const void* memory_domain)
+    : memory_type_(params.type),
+      allowed_access_(params.access),
+      allowed_usage_(params.usage),
+      byte_length_(size),
+      host_data_(host_data),
+      memory_domain_(memory_domain) {}
+
 Buffer::~Buffer() {
   if (release_fn_ != nullptr) {
     release_fn_(owner_.get(), host_data_, byte_length_);
@@ -147,6 +158,7 @@ Result<Ref<Buffer>> Buffer::Subspan(const Ref<Buffer>& buffer, uint64_t offset,
   subspan->byte_offset_ = buffer->byte_offset_ + offset;
   subspan->byte_length_ = resolved;
   subspan->host_data_ = root.host_data_;
+  subspan->memory_domain_ = root.memory_domain_;
   subspan->parent_ = Ref<Buffer>::Retain(const_cast<Buffer*>(&root));
   return subspan;
 }
@@ -187,11 +199,18 @@ Result<BufferMapping> Buffer::Map(MappingMode mode, MemoryAccess access,
                                   uint64_t offset, uint64_t length) {
   EMBER_RETURN_IF_ERROR(ValidateAccess(access));
   const bool persistent = mode == MappingMode::kPersistent;
-  if (persistent) {
+  if (persistent || host_data_ == nullptr) {
     EMBER_RETURN_IF_ERROR(ValidateMemoryType(MemoryType::kHostVisible));
+  }
+  if (persistent) {
     EMBER_RETURN_IF_ERROR(ValidateUsage(BufferUsage::kMappingPersistent));
   }
-  EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> range, DeviceRange(offset, length),
+  if (host_data_ == nullptr) [[unlikely]] {
+    return FailedPreconditionError(
+        "buffer memory (" + MemoryTypeToString(memory_type_) +
+        ") cannot be mapped by the host; transfer it through its device");
+  }
+  EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> range, HostRange(offset, length),
                          "while mapping a buffer");
   BufferMapping mapping;
   mapping.contents_ = range;
@@ -199,10 +218,37 @@ Result<BufferMapping> Buffer::Map(MappingMode mode, MemoryAccess access,
   return mapping;
 }
 
-Result<std::span<uint8_t>> Buffer::DeviceRange(uint64_t offset,
-                                               uint64_t length) {
+Status Buffer::Flush(uint64_t offset, uint64_t length) {
   EMBER_ASSIGN_OR_RETURN(uint64_t resolved,
                          CalculateRange(byte_length_, offset, length));
+  if (resolved == 0 || HasAll(memory_type_, MemoryType::kHostCoherent)) {
+    return Status::Ok();
+  }
+  return const_cast<Buffer&>(allocated_buffer())
+      .FlushAllocation(byte_offset_ + offset, resolved);
+}
+
+Status Buffer::Invalidate(uint64_t offset, uint64_t length) {
+  EMBER_ASSIGN_OR_RETURN(uint64_t resolved,
+                         CalculateRange(byte_length_, offset, length));
+  if (resolved == 0 || HasAll(memory_type_, MemoryType::kHostCoherent)) {
+    return Status::Ok();
+  }
+  return const_cast<Buffer&>(allocated_buffer())
+      .InvalidateAllocation(byte_offset_ + offset, resolved);
+}
+
+Status Buffer::FlushAllocation(uint64_t, uint64_t) { return Status::Ok(); }
+Status Buffer::InvalidateAllocation(uint64_t, uint64_t) { return Status::Ok(); }
+
+Result<std::span<uint8_t>> Buffer::HostRange(uint64_t offset, uint64_t length) {
+  EMBER_ASSIGN_OR_RETURN(uint64_t resolved,
+                         CalculateRange(byte_length_, offset, length));
+  if (host_data_ == nullptr) [[unlikely]] {
+    return FailedPreconditionError(
+        "buffer memory is not host memory; a host-memory device cannot use "
+        "it");
+  }
   if (resolved == 0) return std::span<uint8_t>();
   return std::span<uint8_t>(host_data_ + byte_offset_ + offset,
                             static_cast<size_t>(resolved));

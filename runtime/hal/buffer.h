@@ -10,14 +10,22 @@
 // through CalculateRange, which rejects out-of-range ends as OUT_OF_RANGE --
 // never a clamp -- with overflow-safe arithmetic (IREE's own check can wrap).
 //
-// Ownership: an allocated buffer owns its memory through a release callback
-// (heap memory, or a caller's host memory imported without a copy, whose
-// owner the callback keeps alive). A subspan refers to the allocated buffer
-// it was cut from, never to another subspan, so chains stay one deep.
+// Ownership: an allocated buffer owns its memory. A subspan refers to the
+// allocated buffer it was cut from, never to another subspan, so chains stay
+// one deep.
 //
-// CPU devices only: memory is host memory, so mapping returns a pointer; the
-// map/unmap discipline is still kept so that access and usage bits mean what
-// they say.
+// Where the memory lives is the allocator's business, not the buffer's
+// users': host memory (the heap allocator, or a caller's memory imported
+// without a copy, whose owner a release callback keeps alive) or memory of a
+// device the host may not be able to touch at all (a Vulkan device-local
+// heap). Device kinds subclass Buffer for their allocations and say which
+// *memory domain* they belong to, so an allocator can tell whether its
+// device can use a buffer (Allocator::IsCompatible). The host reaches the
+// bytes only by mapping, which needs HOST_VISIBLE memory and the MAPPING
+// usage; memory that is host visible but not HOST_COHERENT needs Flush after
+// host writes and Invalidate before host reads (both no-ops otherwise).
+// Memory the host cannot map is read and written through the device's
+// transfers (Device::ReadBuffer / WriteBuffer).
 //
 // Thread safety: a Buffer's description is immutable; its contents are
 // ordered by the program's semaphores, not by the buffer.
@@ -160,7 +168,12 @@ class BufferMapping {
   std::span<uint8_t> contents_;
 };
 
-class Buffer final : public RefCounted, public CachedAllocation<Buffer> {
+// The memory domain of host memory: the heap allocator's buffers and
+// imported host memory. Every device that runs on the host's memory (the CPU
+// devices) accepts buffers of this domain.
+extern const char kHostMemoryDomain[];
+
+class Buffer : public RefCounted, public CachedAllocation<Buffer> {
  public:
   // Takes ownership of `size` bytes at `data` (host memory); `release` runs
   // once when the buffer dies (also when this call fails).
@@ -186,6 +199,11 @@ class Buffer final : public RefCounted, public CachedAllocation<Buffer> {
   MemoryType memory_type() const { return memory_type_; }
   MemoryAccess allowed_access() const { return allowed_access_; }
   BufferUsage allowed_usage() const { return allowed_usage_; }
+  // Which memory this buffer lives in (kHostMemoryDomain, or a device's own
+  // tag); compared by address.
+  const void* memory_domain() const { return memory_domain_; }
+  // Whether the host can map it (its memory has a host address).
+  bool host_mappable() const { return host_data_ != nullptr; }
   // The buffer that owns the memory: this one, or the one a subspan was cut
   // from.
   const Buffer& allocated_buffer() const { return parent_ ? *parent_ : *this; }
@@ -201,14 +219,23 @@ class Buffer final : public RefCounted, public CachedAllocation<Buffer> {
   Status ValidateAccess(MemoryAccess required) const;
   Status ValidateUsage(BufferUsage required) const;
 
-  // Maps [offset, offset + length) (checked) for `access`.
+  // Maps [offset, offset + length) (checked) for `access`: a host view of
+  // HOST_VISIBLE memory. FAILED_PRECONDITION for memory the host cannot map
+  // (read and write it through the device's transfers instead).
   Result<BufferMapping> Map(MappingMode mode, MemoryAccess access,
                             uint64_t offset, uint64_t length);
+  // Makes host writes to [offset, offset + length) visible to the device /
+  // device writes visible to the host; needed only for memory without
+  // HOST_COHERENT (no-ops otherwise). Range-checked.
+  Status Flush(uint64_t offset, uint64_t length);
+  Status Invalidate(uint64_t offset, uint64_t length);
 
   // Host pointer to the range [offset, offset + length) after the range
-  // check, without access checks: for device-side work (dispatch bindings,
-  // queue transfers) whose usage bits the caller has already validated.
-  Result<std::span<uint8_t>> DeviceRange(uint64_t offset, uint64_t length);
+  // check, without access checks: for devices that run on host memory (the
+  // CPU devices' dispatch bindings and queue transfers, whose usage bits the
+  // caller has already validated). FAILED_PRECONDITION on memory the host
+  // cannot map. Nothing above the devices uses it: they map.
+  Result<std::span<uint8_t>> HostRange(uint64_t offset, uint64_t length);
 
   // Ownership of the allocation as programs track it (`hal.buffer.
   // allocation.*`): a count of owners that starts at 1. Discard returns
@@ -222,9 +249,21 @@ class Buffer final : public RefCounted, public CachedAllocation<Buffer> {
   bool Overlaps(const Buffer& other, uint64_t offset, uint64_t length,
                 uint64_t other_offset, uint64_t other_length) const;
 
+ protected:
+  // An allocated buffer of `size` bytes in `memory_domain`, for a device's
+  // own buffer class; `host_data` is the start of its host mapping (kept
+  // mapped for the buffer's life) or null when the host cannot map it.
+  Buffer(const BufferParams& params, uint64_t size, uint8_t* host_data,
+         const void* memory_domain);
+
+  // Flush / Invalidate of the allocation's bytes [offset, offset + length),
+  // called on the allocated buffer for non-coherent memory.
+  virtual Status FlushAllocation(uint64_t offset, uint64_t length);
+  virtual Status InvalidateAllocation(uint64_t offset, uint64_t length);
+
  private:
   Buffer() = default;
-  // An allocated buffer over `data` without a release hook yet.
+  // An allocated host buffer over `data` without a release hook yet.
   static Ref<Buffer> NewAllocation(uint8_t* data, uint64_t size,
                                    const BufferParams& params);
 
@@ -233,8 +272,9 @@ class Buffer final : public RefCounted, public CachedAllocation<Buffer> {
   BufferUsage allowed_usage_ = BufferUsage::kNone;
   uint64_t byte_offset_ = 0;
   uint64_t byte_length_ = 0;
-  uint8_t* host_data_ = nullptr;  // start of the allocation
-  Ref<Buffer> parent_;            // the allocated buffer, for subspans
+  uint8_t* host_data_ = nullptr;  // start of the allocation; null: unmappable
+  const void* memory_domain_ = kHostMemoryDomain;
+  Ref<Buffer> parent_;  // the allocated buffer, for subspans
   mutable std::atomic<uint32_t> preserve_count_{1};  // allocated buffer only
   std::function<void()> release_;
   Ref<RefCounted> owner_;  // with release_fn_

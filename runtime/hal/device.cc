@@ -1,5 +1,6 @@
 #include "runtime/hal/device.h"
 
+#include <cstring>
 #include <vector>
 
 namespace ember::hal {
@@ -11,6 +12,33 @@ thread_local int defer_submissions_depth = 0;
 ScopedDeferSubmissions::ScopedDeferSubmissions() { ++defer_submissions_depth; }
 ScopedDeferSubmissions::~ScopedDeferSubmissions() { --defer_submissions_depth; }
 bool ScopedDeferSubmissions::active() { return defer_submissions_depth > 0; }
+
+Status Device::WriteBuffer(const Ref<Buffer>& target, uint64_t offset,
+                           std::span<const uint8_t> bytes) {
+  if (!allocator().IsCompatible(*target)) {
+    return InvalidArgumentError("buffer does not belong to device '" +
+                                std::string(id()) + "'");
+  }
+  EMBER_ASSIGN_OR_RETURN(BufferMapping mapping,
+                         target->Map(MappingMode::kScoped, MemoryAccess::kWrite,
+                                     offset, bytes.size()));
+  if (!bytes.empty()) std::memcpy(mapping.data(), bytes.data(), bytes.size());
+  return target->Flush(offset, bytes.size());
+}
+
+Status Device::ReadBuffer(const Ref<Buffer>& source, uint64_t offset,
+                          std::span<uint8_t> bytes) {
+  if (!allocator().IsCompatible(*source)) {
+    return InvalidArgumentError("buffer does not belong to device '" +
+                                std::string(id()) + "'");
+  }
+  EMBER_RETURN_IF_ERROR(source->Invalidate(offset, bytes.size()));
+  EMBER_ASSIGN_OR_RETURN(BufferMapping mapping,
+                         source->Map(MappingMode::kScoped, MemoryAccess::kRead,
+                                     offset, bytes.size()));
+  if (!bytes.empty()) std::memcpy(bytes.data(), mapping.data(), bytes.size());
+  return Status::Ok();
+}
 
 bool MatchesGlob(std::string_view pattern, std::string_view text) {
   // Iterative matching with one backtrack point: linear in practice and

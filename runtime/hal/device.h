@@ -11,6 +11,16 @@
 // they accept, so this interface is the whole contract and the `hal` module
 // knows no device kind.
 //
+// A device owns its objects: buffers come from its allocator, and command
+// buffers and semaphores from CreateCommandBuffer / CreateSemaphore. What
+// every device shares is kept here, in hal: the recorded command buffer
+// (each device replays its commands in its own way -- the CPU devices run
+// them, the Vulkan device turns them into Vulkan commands at submission)
+// and the host timeline semaphore (a device with its own queue signals it
+// when its work completes). Nothing above the devices assumes host memory:
+// ReadBuffer / WriteBuffer move bytes between the host and any buffer of
+// the device, mapping where the memory allows and staging where it does not.
+//
 // Queue operations take fences that may be null (nothing to wait for /
 // nothing to signal). A failure inside queued work fails the signal fence
 // with the error, as IREE does, so a waiter sees it.
@@ -95,7 +105,37 @@ class Device : public RefCounted {
   virtual Status QueueExecute(const Ref<Fence>& wait, const Ref<Fence>& signal,
                               const Ref<CommandBuffer>& command_buffer,
                               std::span<const Binding> binding_table) = 0;
+  // Copies [source_offset, + target.size()) of `source` into host memory
+  // at `target` once `wait` is reached, then signals `signal` (`hal.device.
+  // queue.write` into a file). `keep_alive` owns the target memory and is
+  // held until the copy is done.
+  virtual Status QueueReadToHost(const Ref<Fence>& wait,
+                                 const Ref<Fence>& signal,
+                                 const Ref<Buffer>& source,
+                                 uint64_t source_offset,
+                                 std::span<uint8_t> target,
+                                 Ref<RefCounted> keep_alive) = 0;
   virtual Status QueueFlush() = 0;
+
+  // A command buffer this device can execute.
+  virtual Result<Ref<CommandBuffer>> CreateCommandBuffer(
+      CommandBufferMode mode, CommandCategory categories,
+      uint32_t binding_capacity) {
+    return CommandBuffer::Create(mode, categories, binding_capacity);
+  }
+  // A timeline semaphore this device can wait on and signal.
+  virtual Result<Ref<Semaphore>> CreateSemaphore(uint64_t initial_value) {
+    return Semaphore::Create(initial_value);
+  }
+
+  // Synchronous transfers between the host and a buffer of this device,
+  // outside any queue order (the caller makes sure no queued work uses the
+  // range): map and copy for memory the host can map, a staging copy
+  // otherwise. Range-checked; `bytes.size()` is the length.
+  virtual Status WriteBuffer(const Ref<Buffer>& target, uint64_t offset,
+                             std::span<const uint8_t> bytes);
+  virtual Status ReadBuffer(const Ref<Buffer>& source, uint64_t offset,
+                            std::span<uint8_t> bytes);
 };
 
 // Whether `text` matches the glob `pattern` (`*` any run, `?` one

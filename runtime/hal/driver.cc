@@ -36,7 +36,8 @@ Result<DeviceUri> ParseDeviceUri(std::string_view uri) {
   return parsed;
 }
 
-Status DriverRegistry::Register(DriverInfo info, Factory factory) {
+Status DriverRegistry::Register(DriverInfo info, Factory factory,
+                                Enumerator enumerate) {
   std::lock_guard lock(mutex_);
   for (const Entry& entry : entries_) {
     if (entry.info.name == info.name) {
@@ -44,8 +45,42 @@ Status DriverRegistry::Register(DriverInfo info, Factory factory) {
                                 "' is already registered");
     }
   }
-  entries_.push_back({std::move(info), std::move(factory)});
+  entries_.push_back(
+      {std::move(info), std::move(factory), std::move(enumerate)});
   return Status::Ok();
+}
+
+void DriverRegistry::RegisterUnavailable(DriverInfo info, Status why) {
+  std::lock_guard lock(mutex_);
+  unavailable_.push_back({std::move(info), std::move(why)});
+}
+
+Result<std::vector<DeviceInfo>> DriverRegistry::EnumerateDevices(
+    std::string_view driver) const {
+  Enumerator enumerate;
+  bool found = false;
+  {
+    std::lock_guard lock(mutex_);
+    for (const Entry& entry : entries_) {
+      if (entry.info.name == driver) {
+        enumerate = entry.enumerate;
+        found = true;
+      }
+    }
+    for (const Unavailable& entry : unavailable_) {
+      if (!found && entry.info.name == driver) {
+        return Status(entry.why.code(), "driver '" + std::string(driver) +
+                                            "' is unavailable: " +
+                                            std::string(entry.why.message()));
+      }
+    }
+  }
+  if (!found) {
+    return NotFoundError("no driver '" + std::string(driver) +
+                         "' is registered");
+  }
+  if (!enumerate) return std::vector<DeviceInfo>{{0, "", "default"}};
+  return enumerate();
 }
 
 std::vector<DriverInfo> DriverRegistry::drivers() const {
@@ -76,6 +111,14 @@ Result<Ref<Device>> DriverRegistry::CreateDevice(std::string_view uri) const {
     }
   }
   if (!factory) {
+    std::lock_guard lock(mutex_);
+    for (const Unavailable& entry : unavailable_) {
+      if (entry.info.name == parsed.driver) {
+        return Status(entry.why.code(), "driver '" + parsed.driver +
+                                            "' is unavailable: " +
+                                            std::string(entry.why.message()));
+      }
+    }
     return NotFoundError("no driver '" + parsed.driver +
                          "' is registered (available: " +
                          (known.empty() ? "none" : known) + ")");

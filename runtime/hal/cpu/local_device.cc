@@ -15,6 +15,19 @@
 namespace ember::hal::cpu {
 namespace {
 
+// The host bytes of a buffer the CPU devices run on: host memory only. A
+// buffer of another device's memory is refused even where the host could
+// map it (nothing would order the two devices' accesses).
+Result<std::span<uint8_t>> HostBytes(Buffer* buffer, uint64_t offset,
+                                     uint64_t length) {
+  if (buffer->memory_domain() != kHostMemoryDomain) [[unlikely]] {
+    return InvalidArgumentError(
+        "buffer belongs to another device's memory; a local device uses "
+        "host memory only");
+  }
+  return buffer->HostRange(offset, length);
+}
+
 // Whether this thread is one of a device's queue threads.
 thread_local bool in_queue_thread = false;
 
@@ -311,6 +324,27 @@ Status LocalDevice::QueueCopy(const Ref<Fence>& wait, const Ref<Fence>& signal,
   });
 }
 
+Status LocalDevice::QueueReadToHost(const Ref<Fence>& wait,
+                                    const Ref<Fence>& signal,
+                                    const Ref<Buffer>& source,
+                                    uint64_t source_offset,
+                                    std::span<uint8_t> target,
+                                    Ref<RefCounted> keep_alive) {
+  return Submit("read", target.size(), wait, signal,
+                [source, source_offset, target,
+                 keep_alive = std::move(keep_alive)]() -> Status {
+                  EMBER_RETURN_IF_ERROR(
+                      source->ValidateUsage(BufferUsage::kTransferSource));
+                  EMBER_ASSIGN_OR_RETURN(
+                      std::span<uint8_t> bytes,
+                      HostBytes(source.get(), source_offset, target.size()));
+                  if (!bytes.empty()) {
+                    std::memmove(target.data(), bytes.data(), bytes.size());
+                  }
+                  return Status::Ok();
+                });
+}
+
 Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
                                 const Ref<Fence>& signal,
                                 std::span<const uint8_t> source,
@@ -327,7 +361,7 @@ Status LocalDevice::QueueUpdate(const Ref<Fence>& wait,
                  length](std::span<const uint8_t> bytes) -> Status {
     EMBER_RETURN_IF_ERROR(target->ValidateUsage(BufferUsage::kTransferTarget));
     EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> range,
-                           target->DeviceRange(target_offset, length));
+                           HostBytes(target.get(), target_offset, length));
     if (!range.empty()) std::memcpy(range.data(), bytes.data(), range.size());
     return Status::Ok();
   };
@@ -390,7 +424,7 @@ Status LocalDevice::ExecuteCommands(const CommandBuffer& command_buffer,
         return FailedPreconditionError("fill of a null buffer");
       EMBER_ASSIGN_OR_RETURN(
           std::span<uint8_t> bytes,
-          target.buffer->DeviceRange(target.offset, target.length));
+          HostBytes(target.buffer, target.offset, target.length));
       if (bytes.size() % fill->pattern_length != 0) {
         return InvalidArgumentError(
             "fill length is not a multiple of the pattern length");
@@ -409,10 +443,10 @@ Status LocalDevice::ExecuteCommands(const CommandBuffer& command_buffer,
       }
       EMBER_ASSIGN_OR_RETURN(
           std::span<uint8_t> from,
-          source.buffer->DeviceRange(source.offset, copy->length));
+          HostBytes(source.buffer, source.offset, copy->length));
       EMBER_ASSIGN_OR_RETURN(
           std::span<uint8_t> to,
-          target.buffer->DeviceRange(target.offset, copy->length));
+          HostBytes(target.buffer, target.offset, copy->length));
       // Slots can make ranges alias that recording could not see.
       if (!from.empty()) std::memmove(to.data(), from.data(), from.size());
     } else if (const auto* update = std::get_if<UpdateCommand>(&command)) {
@@ -424,7 +458,7 @@ Status LocalDevice::ExecuteCommands(const CommandBuffer& command_buffer,
       }
       EMBER_ASSIGN_OR_RETURN(
           std::span<uint8_t> to,
-          target.buffer->DeviceRange(target.offset, update->data.size()));
+          HostBytes(target.buffer, target.offset, update->data.size()));
       if (!to.empty()) std::memcpy(to.data(), update->data.data(), to.size());
     }
     // Barriers and debug groups: commands run in order on one thread.
@@ -454,7 +488,7 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
       return FailedPreconditionError("workgroup count buffer is NULL");
     }
     EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> bytes,
-                           counts.buffer->DeviceRange(counts.offset, 12));
+                           HostBytes(counts.buffer, counts.offset, 12));
     std::memcpy(arguments.workgroup_count, bytes.data(), 12);
   }
   arguments.constants = command.constants;
@@ -481,7 +515,7 @@ Status LocalDevice::ExecuteDispatch(const DispatchCommand& command,
     }
     EMBER_ASSIGN_OR_RETURN(
         std::span<uint8_t> bytes,
-        binding.buffer->DeviceRange(binding.offset, binding.length),
+        HostBytes(binding.buffer, binding.offset, binding.length),
         "dispatch binding %zu", i);
     // A zero-length binding is present, so it still gets a valid pointer.
     alignas(64) static uint8_t empty_binding[64];

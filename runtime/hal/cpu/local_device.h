@@ -106,6 +106,10 @@ class LocalDevice final : public Device {
   Status QueueExecute(const Ref<Fence>& wait, const Ref<Fence>& signal,
                       const Ref<CommandBuffer>& command_buffer,
                       std::span<const Binding> binding_table) override;
+  Status QueueReadToHost(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                         const Ref<Buffer>& source, uint64_t source_offset,
+                         std::span<uint8_t> target,
+                         Ref<RefCounted> keep_alive) override;
   Status QueueFlush() override { return Status::Ok(); }
 
   // Runs the recorded commands of `command_buffer` now, on this thread.

@@ -205,5 +205,66 @@ TEST(LocalDeviceTest, ManyDeferredChainsFromManyThreads) {
   for (std::thread& thread : threads) thread.join();
 }
 
+// `hal.device.queue.write` (a buffer into a file's memory) is a queue
+// operation like the others: nothing is copied before its wait fence is
+// reached, so a later change to the source -- made by work the fence waits
+// for -- is what lands in the file. (It used to copy at once on local-task,
+// behind a deferred barrier.)
+TEST(LocalDeviceTest, ReadsToHostWaitForTheirFence) {
+  for (bool task : {false, true}) {
+    SCOPED_TRACE(task ? "local-task" : "local-sync");
+    Ref<LocalDevice> device =
+        LocalDevice::Create({task ? "local-task" : "local-sync", 2, task});
+    auto buffer = device->allocator().Allocate(BufferParams{}, 8);
+    ASSERT_TRUE(buffer.ok());
+    ASSERT_TRUE(
+        device->WriteBuffer(*buffer, 0, std::vector<uint8_t>(8, 1)).ok());
+    Ref<Semaphore> host = Semaphore::Create(0);
+    Ref<Fence> gate = Fence::Create();
+    gate->Insert(host, 1);
+    Ref<Fence> done = Fence::CreateWithNewSemaphore();
+    std::vector<uint8_t> file(8, 0);
+    // The source changes while the read waits, then the gate opens.
+    std::thread producer([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      EXPECT_EQ(file, std::vector<uint8_t>(8, 0));
+      EXPECT_TRUE(
+          device->WriteBuffer(*buffer, 0, std::vector<uint8_t>(8, 7)).ok());
+      EXPECT_TRUE(host->Signal(1).ok());
+    });
+    ASSERT_TRUE(
+        device->QueueReadToHost(gate, done, *buffer, 0, file, nullptr).ok());
+    ASSERT_TRUE(done->Wait(Timeout::After(std::chrono::seconds(10))).ok());
+    producer.join();
+    EXPECT_EQ(file, std::vector<uint8_t>(8, 7));
+    // Ranges are checked, and the failure reaches the signal fence.
+    Ref<Fence> failed = Fence::CreateWithNewSemaphore();
+    std::vector<uint8_t> big(16);
+    Status status =
+        device->QueueReadToHost(nullptr, failed, *buffer, 0, big, nullptr);
+    if (status.ok()) status = failed->Wait(Timeout::Infinite());
+    EXPECT_EQ(status.code(), StatusCode::kOutOfRange);
+  }
+}
+
+// A local device uses host memory only: a buffer of another memory domain
+// is refused even where the host could map it.
+constexpr char kForeignDomain[] = "foreign";
+struct ForeignBuffer : Buffer {
+  explicit ForeignBuffer(uint8_t* data)
+      : Buffer(BufferParams{}, 16, data, kForeignDomain) {}
+};
+
+TEST(LocalDeviceTest, RefusesBuffersOfAnotherDevicesMemory) {
+  alignas(64) static uint8_t bytes[16];
+  Ref<Buffer> foreign = Ref<Buffer>::Adopt(new ForeignBuffer(bytes));
+  Ref<LocalDevice> device = LocalDevice::Create({"local-sync", 0, false});
+  EXPECT_FALSE(device->allocator().IsCompatible(*foreign));
+  Status status = device->QueueFill(nullptr, nullptr, foreign, 0, 16, 1, 1);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << status.ToString();
+  EXPECT_EQ(device->WriteBuffer(foreign, 0, std::vector<uint8_t>(4)).code(),
+            StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace ember::hal::cpu

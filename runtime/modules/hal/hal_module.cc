@@ -777,7 +777,7 @@ Status QueueWrite(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
                   Ref<h::File> target, int64_t target_offset, int64_t length,
                   int64_t) {
   EMBER_ASSIGN_OR_RETURN(h::Device * d, Require(device, "device"));
-  EMBER_ASSIGN_OR_RETURN(h::Buffer * s, Require(source, "source buffer"));
+  EMBER_RETURN_IF_ERROR(Require(source, "source buffer"));
   EMBER_ASSIGN_OR_RETURN(h::File * f, Require(target, "target file"));
   if (!f->writable()) {
     return Status(StatusCode::kPermissionDenied, "target file is read-only");
@@ -785,14 +785,10 @@ Status QueueWrite(HalState&, const vm::Borrowed<h::Device>& device, int64_t,
   EMBER_ASSIGN_OR_RETURN(
       std::span<uint8_t> to,
       f->Range(DeviceSize(target_offset), DeviceSize(length)));
-  EMBER_ASSIGN_OR_RETURN(
-      std::span<uint8_t> from,
-      s->DeviceRange(DeviceSize(source_offset), DeviceSize(length)));
-  // Ordered like any queue operation: wait, copy, then signal.
-  EMBER_RETURN_IF_ERROR(d->QueueBarrier(wait, nullptr));
-  if (!from.empty()) std::memmove(to.data(), from.data(), from.size());
-  if (signal) return signal->Signal();
-  return Status::Ok();
+  // A queue operation like the others: the device copies once `wait` is
+  // reached (not now), and the file stays alive until it has.
+  return d->QueueReadToHost(wait, signal, source, DeviceSize(source_offset), to,
+                            Ref<RefCounted>(std::move(target)));
 }
 
 Result<Ref<h::File>> FileFromMemory(HalState&,

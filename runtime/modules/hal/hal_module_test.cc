@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/testing/fake_device.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
@@ -28,60 +29,7 @@ using vm::VmRef;
 
 // A device with an allocator and nothing else: enough for the exports that
 // do not reach a queue.
-class FakeDevice final : public h::Device {
- public:
-  std::string_view id() const override { return "fake"; }
-  h::Allocator& allocator() override { return *allocator_; }
-  Result<int64_t> QueryI64(std::string_view category,
-                           std::string_view key) override {
-    if (category == "hal.device.id") return h::MatchesGlob(key, "fake");
-    return NotFoundError("unknown");
-  }
-  Result<Ref<h::Executable>> CreateExecutable(
-      std::string_view, std::span<const uint8_t>,
-      std::span<const uint32_t>) override {
-    return UnimplementedError("fake");
-  }
-  Result<Ref<h::Buffer>> QueueAlloca(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                                     const h::BufferParams& params,
-                                     uint64_t size) override {
-    return allocator_->Allocate(params, size);
-  }
-  Status QueueDealloca(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                       const Ref<h::Buffer>&) override {
-    return Status::Ok();
-  }
-  Status QueueFill(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                   const Ref<h::Buffer>&, uint64_t, uint64_t, uint64_t,
-                   uint32_t) override {
-    return UnimplementedError("fake");
-  }
-  Status QueueCopy(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                   const Ref<h::Buffer>&, uint64_t, const Ref<h::Buffer>&,
-                   uint64_t, uint64_t) override {
-    return UnimplementedError("fake");
-  }
-  Status QueueUpdate(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                     std::span<const uint8_t>, const Ref<h::Buffer>&, uint64_t,
-                     uint64_t) override {
-    return UnimplementedError("fake");
-  }
-  Status QueueBarrier(const Ref<h::Fence>& wait,
-                      const Ref<h::Fence>& signal) override {
-    if (wait) EMBER_RETURN_IF_ERROR(wait->Wait(h::Timeout::Infinite()));
-    if (signal) return signal->Signal();
-    return Status::Ok();
-  }
-  Status QueueExecute(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                      const Ref<h::CommandBuffer>&,
-                      std::span<const h::Binding>) override {
-    return UnimplementedError("fake");
-  }
-  Status QueueFlush() override { return Status::Ok(); }
-
- private:
-  Ref<h::Allocator> allocator_ = h::Allocator::CreateHeap();
-};
+using FakeDevice = ::ember::testing::FakeHostDevice;
 
 class HalModuleTest : public ::testing::Test {
  protected:
@@ -89,7 +37,7 @@ class HalModuleTest : public ::testing::Test {
     auto instance = vm::Instance::Create();
     ASSERT_TRUE(RegisterHalTypes(*instance).ok());
     instance->Freeze();
-    device_ = Ref<h::Device>::Adopt(new FakeDevice());
+    device_ = Ref<h::Device>::Adopt(new FakeDevice("fake"));
     auto module = CreateHalModule({device_});
     ASSERT_TRUE(module.ok());
     std::vector<std::shared_ptr<vm::Module>> modules = {*module};
@@ -426,7 +374,7 @@ std::unique_ptr<vm::Context> ContextWithSink(DebugSink sink) {
   auto instance = vm::Instance::Create();
   EXPECT_TRUE(RegisterHalTypes(*instance).ok());
   instance->Freeze();
-  Ref<h::Device> device = Ref<h::Device>::Adopt(new FakeDevice());
+  Ref<h::Device> device = Ref<h::Device>::Adopt(new FakeDevice("fake"));
   auto module = CreateHalModule({device, device}, std::move(sink));
   EXPECT_TRUE(module.ok());
   std::vector<std::shared_ptr<vm::Module>> modules = {*module};

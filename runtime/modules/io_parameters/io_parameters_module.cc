@@ -1,10 +1,12 @@
 #include "runtime/modules/io_parameters/io_parameters_module.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "runtime/base/byte_storage.h"
 #include "runtime/base/small_vector.h"
@@ -178,16 +180,20 @@ Result<std::span<uint8_t>> FileBytes(const io::ParameterEntry& entry,
   return entry.file->Range(entry.offset + span.parameter_offset, span.length);
 }
 
-// The file bytes of `span` as a HAL buffer that keeps the file open; what
-// queue copies read from (gather) or write to (scatter).
+// The file bytes of `span` as a HAL buffer of `device` that queue copies
+// read from (gather): the file's own bytes where the device can import them
+// (the buffer keeps the file open), else a copy.
 Result<Ref<h::Buffer>> ImportFileRange(h::Device& device,
                                        const io::ParameterEntry& entry,
-                                       const Span& span, bool writable) {
+                                       const Span& span) {
   EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> bytes, FileBytes(entry, span));
   h::BufferParams params;
   params.type = h::MemoryType::kHostLocal;
   params.usage = h::BufferUsage::kTransfer | h::BufferUsage::kMapping;
-  params.access = writable ? h::MemoryAccess::kAll : h::MemoryAccess::kRead;
+  params.access = h::MemoryAccess::kRead;
+  if (!device.allocator().CanImport(params, bytes)) {
+    return device.allocator().AllocateCopy(params, bytes);
+  }
   Ref<io::FileHandle> file = entry.file;
   return device.allocator().Import(params, bytes,
                                    [file]() mutable { file = nullptr; });
@@ -207,6 +213,37 @@ void FillPattern(const io::ParameterEntry& entry, uint64_t phase,
     byte = entry.pattern[at];
     if (++at == n) at = 0;
   }
+}
+
+// Writes the bytes of `span` of `entry` (file bytes or the splat pattern)
+// into the new `buffer`: in place where the host can map it, else through
+// the device's transfers (a splat a chunk at a time, so a large one needs no
+// large host copy).
+Status WriteEntry(h::Device& device, const Ref<h::Buffer>& buffer,
+                  const io::ParameterEntry& entry, const Span& span) {
+  if (entry.kind != io::ParameterEntry::Kind::kSplat) {
+    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> source, FileBytes(entry, span));
+    return device.WriteBuffer(buffer, 0, source);
+  }
+  if (buffer->host_mappable()) {
+    EMBER_ASSIGN_OR_RETURN(
+        h::BufferMapping target,
+        buffer->Map(h::MappingMode::kScoped, h::MemoryAccess::kWrite, 0,
+                    span.length));
+    FillPattern(entry, span.parameter_offset, target.contents());
+    return buffer->Flush(0, span.length);
+  }
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  std::vector<uint8_t> chunk(
+      static_cast<size_t>(std::min(kChunk, span.length)));
+  for (uint64_t done = 0; done < span.length; done += chunk.size()) {
+    const size_t n = static_cast<size_t>(
+        std::min<uint64_t>(chunk.size(), span.length - done));
+    std::span<uint8_t> part(chunk.data(), n);
+    FillPattern(entry, span.parameter_offset + done, part);
+    EMBER_RETURN_IF_ERROR(device.WriteBuffer(buffer, done, part));
+  }
+  return Status::Ok();
 }
 
 // Runs queue operations one after another: the first waits on `wait`, each
@@ -339,15 +376,7 @@ Result<Ref<vm::List>> Load(IoParametersState& state, Ref<h::Device> device,
       EMBER_ASSIGN_OR_RETURN(buffer,
                              d->allocator().Allocate(params, span.length));
       if (span.length != 0) {
-        EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> target,
-                               buffer->DeviceRange(0, span.length));
-        if (entry->kind == io::ParameterEntry::Kind::kSplat) {
-          FillPattern(*entry, span.parameter_offset, target);
-        } else {
-          EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> source,
-                                 FileBytes(*entry, span));
-          std::memcpy(target.data(), source.data(), target.size());
-        }
+        EMBER_RETURN_IF_ERROR(WriteEntry(*d, buffer, *entry, span));
       }
     }
     EMBER_RETURN_IF_ERROR(
@@ -419,12 +448,12 @@ Status Gather(IoParametersState& state, Ref<h::Device> device,
           d->allocator().Allocate(staging, span.length);
       if (!made.ok()) return chain.Fail(made.status());
       source = *std::move(made);
-      Result<std::span<uint8_t>> bytes = source->DeviceRange(0, span.length);
+      Result<h::BufferMapping> bytes = source->Map(
+          h::MappingMode::kScoped, h::MemoryAccess::kWrite, 0, span.length);
       if (!bytes.ok()) return chain.Fail(bytes.status());
-      FillPattern(*entry, span.parameter_offset, *bytes);
+      FillPattern(*entry, span.parameter_offset, bytes->contents());
     } else {
-      Result<Ref<h::Buffer>> imported =
-          ImportFileRange(*d, *entry, span, /*writable=*/false);
+      Result<Ref<h::Buffer>> imported = ImportFileRange(*d, *entry, span);
       if (!imported.ok()) return chain.Fail(imported.status());
       source = *std::move(imported);
     }
@@ -452,13 +481,14 @@ Status Scatter(IoParametersState& state, Ref<h::Device> device,
     const auto& span = item.first;
     const auto& entry = item.second;
     if (span.length == 0) continue;
-    Result<Ref<h::Buffer>> target =
-        ImportFileRange(*d, *entry, span, /*writable=*/true);
+    // Straight into the file's bytes once the queue gets there, on any
+    // device (memory the host cannot map is staged by the device).
+    Result<std::span<uint8_t>> target = FileBytes(*entry, span);
     if (!target.ok()) return chain.Fail(target.status());
     EMBER_RETURN_IF_ERROR(
         chain.Then([&](const Ref<h::Fence>& w, const Ref<h::Fence>& s) {
-          return d->QueueCopy(w, s, source_buffer, span.buffer_offset, *target,
-                              0, span.length);
+          return d->QueueReadToHost(w, s, source_buffer, span.buffer_offset,
+                                    *target, Ref<RefCounted>(entry->file));
         }));
   }
   return chain.Finish(*d);

@@ -16,6 +16,7 @@
 #include "runtime/hal/device.h"
 #include "runtime/io/file_handle.h"
 #include "runtime/modules/hal/hal_module.h"
+#include "runtime/testing/fake_device.h"
 #include "runtime/vm/buffer.h"
 #include "runtime/vm/context.h"
 #include "runtime/vm/instance.h"
@@ -30,77 +31,7 @@ using vm::Variant;
 using vm::VmRef;
 
 // A device whose queue runs each operation on the caller, in order.
-class SyncDevice final : public h::Device {
- public:
-  std::string_view id() const override { return "sync"; }
-  h::Allocator& allocator() override { return *allocator_; }
-  Result<int64_t> QueryI64(std::string_view, std::string_view) override {
-    return NotFoundError("none");
-  }
-  Result<Ref<h::Executable>> CreateExecutable(
-      std::string_view, std::span<const uint8_t>,
-      std::span<const uint32_t>) override {
-    return UnimplementedError("sync");
-  }
-  Result<Ref<h::Buffer>> QueueAlloca(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                                     const h::BufferParams& params,
-                                     uint64_t size) override {
-    return allocator_->Allocate(params, size);
-  }
-  Status QueueDealloca(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                       const Ref<h::Buffer>&) override {
-    return Status::Ok();
-  }
-  Status QueueFill(const Ref<h::Fence>& wait, const Ref<h::Fence>& signal,
-                   const Ref<h::Buffer>& target, uint64_t offset,
-                   uint64_t length, uint64_t pattern,
-                   uint32_t pattern_length) override {
-    EMBER_RETURN_IF_ERROR(Wait(wait));
-    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> to,
-                           target->DeviceRange(offset, length));
-    for (size_t i = 0; i < to.size(); ++i) {
-      to[i] = static_cast<uint8_t>(pattern >> (8 * (i % pattern_length)));
-    }
-    return signal ? signal->Signal() : Status::Ok();
-  }
-  Status QueueCopy(const Ref<h::Fence>& wait, const Ref<h::Fence>& signal,
-                   const Ref<h::Buffer>& source, uint64_t source_offset,
-                   const Ref<h::Buffer>& target, uint64_t target_offset,
-                   uint64_t length) override {
-    EMBER_RETURN_IF_ERROR(Wait(wait));
-    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> from,
-                           source->DeviceRange(source_offset, length));
-    EMBER_ASSIGN_OR_RETURN(std::span<uint8_t> to,
-                           target->DeviceRange(target_offset, length));
-    if (length != 0) std::memmove(to.data(), from.data(), length);
-    ++copies;
-    return signal ? signal->Signal() : Status::Ok();
-  }
-  Status QueueUpdate(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                     std::span<const uint8_t>, const Ref<h::Buffer>&, uint64_t,
-                     uint64_t) override {
-    return UnimplementedError("sync");
-  }
-  Status QueueBarrier(const Ref<h::Fence>& wait,
-                      const Ref<h::Fence>& signal) override {
-    EMBER_RETURN_IF_ERROR(Wait(wait));
-    return signal ? signal->Signal() : Status::Ok();
-  }
-  Status QueueExecute(const Ref<h::Fence>&, const Ref<h::Fence>&,
-                      const Ref<h::CommandBuffer>&,
-                      std::span<const h::Binding>) override {
-    return UnimplementedError("sync");
-  }
-  Status QueueFlush() override { return Status::Ok(); }
-
-  int copies = 0;
-
- private:
-  static Status Wait(const Ref<h::Fence>& fence) {
-    return fence ? fence->Wait(h::Timeout::Infinite()) : Status::Ok();
-  }
-  Ref<h::Allocator> allocator_ = h::Allocator::CreateHeap();
-};
+using SyncDevice = ::ember::testing::FakeHostDevice;
 
 constexpr int32_t kUsageImmutable = 1 << 19;   // SHARING_IMMUTABLE
 constexpr int32_t kUsageDefault = 0x3 | 0x30;  // transfer + dispatch storage
@@ -130,7 +61,7 @@ class IoParametersTest : public ::testing::Test {
     auto instance = vm::Instance::Create();
     ASSERT_TRUE(hal::RegisterHalTypes(*instance).ok());
     instance->Freeze();
-    device_ = Ref<SyncDevice>::Adopt(new SyncDevice());
+    device_ = Ref<SyncDevice>::Adopt(new SyncDevice("sync"));
     auto module =
         CreateIoParametersModule({ParameterProvider::Create("scope", index_)});
     ASSERT_TRUE(module.ok());
@@ -220,7 +151,7 @@ class IoParametersTest : public ::testing::Test {
   }
 
   static std::vector<uint8_t> Contents(const Ref<h::Buffer>& buffer) {
-    auto range = buffer->DeviceRange(0, buffer->byte_length());
+    auto range = buffer->HostRange(0, buffer->byte_length());
     return std::vector<uint8_t>(range->begin(), range->end());
   }
   static Ref<h::Buffer> BufferAt(const std::vector<Variant>& results,
@@ -260,15 +191,15 @@ TEST_F(IoParametersTest, LoadAliasesFilesAndFillsSplats) {
   EXPECT_EQ(Contents(b),
             (std::vector<uint8_t>{128, 129, 130, 131, 132, 133, 134, 135}));
   // Constant use of an aligned file range: the buffer is the file's memory.
-  EXPECT_EQ(b->DeviceRange(0, 8)->data(), file_bytes_ + 128);
+  EXPECT_EQ(b->HostRange(0, 8)->data(), file_bytes_ + 128);
   // Splat from pattern phase 1.
   EXPECT_EQ(Contents(BufferAt(*results, 1)),
             (std::vector<uint8_t>{0xBB, 0xCC, 0xAA, 0xBB, 0xCC}));
-  EXPECT_EQ(BufferAt(*results, 2)->DeviceRange(0, 64)->data(), file_bytes_);
+  EXPECT_EQ(BufferAt(*results, 2)->HostRange(0, 64)->data(), file_bytes_);
   // A range that is not 64-byte aligned is copied (kernels assume aligned
   // bindings).
   Ref<h::Buffer> unaligned = BufferAt(*results, 3);
-  EXPECT_NE(unaligned->DeviceRange(0, 4)->data(), file_bytes_ + 132);
+  EXPECT_NE(unaligned->HostRange(0, 4)->data(), file_bytes_ + 132);
   EXPECT_EQ(Contents(unaligned), (std::vector<uint8_t>{132, 133, 134, 135}));
 }
 
@@ -277,9 +208,9 @@ TEST_F(IoParametersTest, WritableUseOfReadOnlyMemoryIsACopy) {
       Load("scope", MakeTables({"ro"}, {{{0, 0, 8}}}), kUsageDefault);
   ASSERT_TRUE(results.ok()) << results.status().ToString();
   Ref<h::Buffer> buffer = BufferAt(*results, 0);
-  EXPECT_NE(buffer->DeviceRange(0, 8)->data(), file_bytes_ + 64);
+  EXPECT_NE(buffer->HostRange(0, 8)->data(), file_bytes_ + 64);
   EXPECT_EQ(Contents(buffer)[0], 64);
-  (*buffer->DeviceRange(0, 1))[0] = 0;
+  (*buffer->HostRange(0, 1))[0] = 0;
   EXPECT_EQ(file_bytes_[64], 64);
 }
 
@@ -355,7 +286,7 @@ TEST_F(IoParametersTest, GatherCopiesIntoTheTargetWithinBounds) {
 
 TEST_F(IoParametersTest, ScatterWritesOnlyWritableFileEntries) {
   Ref<h::Buffer> source = *device_->allocator().Allocate(h::BufferParams{}, 16);
-  std::memset(source->DeviceRange(0, 16)->data(), 0xEE, 16);
+  std::memset(source->HostRange(0, 16)->data(), 0xEE, 16);
   ASSERT_TRUE(Scatter(MakeTables({"b"}, {{{2, 0, 4}}}), source).ok());
   EXPECT_EQ(file_bytes_[129], 129);
   EXPECT_EQ(file_bytes_[130], 0xEE);
