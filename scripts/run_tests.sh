@@ -35,6 +35,13 @@ command -v cmake >/dev/null || missing+=(cmake)
 command -v ninja >/dev/null || missing+=(ninja-build)
 command -v clang-format >/dev/null || missing+=(clang-format)
 [ -e /usr/include/gtest/gtest.h ] || missing+=(libgtest-dev)
+# The Vulkan device: headers to build it; Mesa's software Vulkan (lavapipe),
+# the loader and the Khronos validation layer to test it.
+[ -e /usr/include/vulkan/vulkan.h ] || missing+=(libvulkan-dev)
+[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] ||
+  missing+=(mesa-vulkan-drivers)
+[ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] ||
+  missing+=(vulkan-validationlayers)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi

@@ -83,16 +83,10 @@ nb::object OnSemaphore(HalDeviceLoopBridge& self, const HalSemaphore& semaphore,
   nb::object future = self.loop.attr("create_future")();
   Ref<h::Semaphore> watched = semaphore.semaphore;
   nb::object loop = self.loop;
-  self.waiter->Add(
-      [watched, payload]() -> Status {
-        Result<uint64_t> current = watched->Query();
-        if (!current.ok()) return current.status();
-        if (*current >= payload) return Status::Ok();
-        return Status(StatusCode::kDeferred, "pending");
-      },
-      [loop, future, value](const Status& status) {
-        ResolveFutureSoon(loop, future, value, status);
-      });
+  self.waiter->Add(watched, payload,
+                   [loop, future, value](const Status& status) {
+                     ResolveFutureSoon(loop, future, value, status);
+                   });
   return future;
 }
 

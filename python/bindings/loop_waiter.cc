@@ -17,20 +17,23 @@ bool LoopWaiter::stopped() const {
   return stopping_;
 }
 
-void LoopWaiter::Add(Query query, Deliver deliver) {
+void LoopWaiter::Add(Ref<hal::Semaphore> semaphore, uint64_t value,
+                     Deliver deliver) {
+  bool added = false;
   {
     std::lock_guard lock(mutex_);
     if (!stopping_) {
-      incoming_.push_back({std::move(query), std::move(deliver)});
+      incoming_.push_back({semaphore, value, std::move(deliver)});
       if (!thread_.joinable()) thread_ = std::thread([this] { Run(); });
-      query = nullptr;
+      added = true;
     }
   }
-  if (query) {  // stopped: never watched
+  if (!added) {  // stopped: never watched
     deliver(Status(StatusCode::kCancelled, "the waiter was stopped"));
     return;
   }
-  hal::BumpSemaphoreEpoch();  // wakes the thread to look at the new entry
+  hal::WakeAt(semaphore, value, wake_);
+  wake_->Wake();  // the thread looks at the new entry
 }
 
 void LoopWaiter::Stop() {
@@ -41,7 +44,7 @@ void LoopWaiter::Stop() {
     stopping_ = true;
     thread = std::move(thread_);
   }
-  hal::BumpSemaphoreEpoch();
+  wake_->Wake();
   if (thread.joinable()) {
     // The thread may be waiting for the GIL to deliver.
     nb::gil_scoped_release release;
@@ -66,7 +69,7 @@ void LoopWaiter::Run() {
   std::vector<std::pair<Entry, Status>> done;
   while (true) {
     // Read before looking, so that a change made while looking is seen.
-    const uint64_t epoch = hal::SemaphoreEpoch();
+    const uint64_t seen = wake_->count();
     {
       std::lock_guard lock(mutex_);
       for (Entry& entry : incoming_) pending.push_back(std::move(entry));
@@ -77,8 +80,11 @@ void LoopWaiter::Run() {
       }
     }
     for (size_t i = 0; i < pending.size();) {
-      Status status = pending[i].query();
-      if (status.code() == StatusCode::kDeferred) {
+      Status status = Status::Ok();
+      Result<uint64_t> current = pending[i].semaphore->Query();
+      if (!current.ok()) {
+        status = current.status();
+      } else if (*current < pending[i].value) {
         ++i;
         continue;
       }
@@ -87,7 +93,7 @@ void LoopWaiter::Run() {
       pending.pop_back();
     }
     if (done.empty()) {
-      hal::WaitForSemaphoreEpochChange(epoch);
+      wake_->Wait(seen);
       continue;
     }
     nb::gil_scoped_acquire acquire;

@@ -3,9 +3,10 @@
 // An asyncio program must not block its event loop on a fence, yet a fence
 // is signalled by a device thread that knows nothing of Python. A LoopWaiter
 // is one native thread that watches many timepoints at once, without the
-// GIL, through the process-wide semaphore epoch (runtime/hal/semaphore.h):
-// it reads the epoch, asks each pending entry whether it is done, and when
-// none is, sleeps until some semaphore changes. An entry that is done --
+// GIL, through a WakeSignal of its own (runtime/hal/semaphore.h) that each
+// watched semaphore wakes when it reaches its value or fails: the thread
+// reads the signal, asks each pending entry whether it is done, and when
+// none is, sleeps until one of its semaphores changes. An entry that is done --
 // reached or failed -- is delivered: its callback runs with the GIL held,
 // on the waiter thread, and typically schedules the completion on the
 // event loop with `loop.call_soon_threadsafe` (the only thread-safe door
@@ -30,14 +31,12 @@
 #include <vector>
 
 #include "runtime/base/status.h"
+#include "runtime/hal/semaphore.h"
 
 namespace ember::python {
 
 class LoopWaiter {
  public:
-  // Whether the timepoint is done: OK when reached, DEFERRED while pending,
-  // any other status when it failed. Called without the GIL; must not block.
-  using Query = std::function<Status()>;
   // Called once with the GIL held: OK, the failure, or CANCELLED (Stop).
   using Deliver = std::function<void(const Status&)>;
 
@@ -46,16 +45,17 @@ class LoopWaiter {
   LoopWaiter(const LoopWaiter&) = delete;
   LoopWaiter& operator=(const LoopWaiter&) = delete;
 
-  // Watches a timepoint; starts the thread with the first entry. After
-  // Stop, delivers CANCELLED at once.
-  void Add(Query query, Deliver deliver);
+  // Watches `semaphore` reaching `value`; starts the thread with the first
+  // entry. After Stop, delivers CANCELLED at once.
+  void Add(Ref<hal::Semaphore> semaphore, uint64_t value, Deliver deliver);
   // Joins the thread and cancels what is pending. Idempotent.
   void Stop();
   bool stopped() const;
 
  private:
   struct Entry {
-    Query query;
+    Ref<hal::Semaphore> semaphore;
+    uint64_t value = 0;
     Deliver deliver;
   };
   void Run();
@@ -65,6 +65,8 @@ class LoopWaiter {
   std::vector<Entry> left_;      // pending when the thread stopped
   bool stopping_ = false;
   std::thread thread_;
+  // Woken by the watched semaphores, by Add and by Stop.
+  std::shared_ptr<hal::WakeSignal> wake_ = std::make_shared<hal::WakeSignal>();
 };
 
 }  // namespace ember::python

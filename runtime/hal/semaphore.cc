@@ -8,9 +8,7 @@
 
 namespace ember::hal {
 namespace {
-
 std::atomic<uint64_t> semaphore_epoch{0};
-
 }  // namespace
 
 uint64_t SemaphoreEpoch() {
@@ -24,6 +22,19 @@ void WaitForSemaphoreEpochChange(uint64_t seen) {
 void BumpSemaphoreEpoch() {
   semaphore_epoch.fetch_add(1, std::memory_order_acq_rel);
   semaphore_epoch.notify_all();
+}
+
+void WakeAt(const Ref<Semaphore>& semaphore, uint64_t value,
+            std::shared_ptr<WakeSignal> signal) {
+  semaphore->NotifyAt(
+      value, [signal = std::move(signal)](const Status&) { signal->Wake(); });
+}
+
+void WakeWhenDone(const Fence& fence,
+                  const std::shared_ptr<WakeSignal>& signal) {
+  for (const Fence::Timepoint& timepoint : fence.timepoints()) {
+    WakeAt(timepoint.semaphore, timepoint.value, signal);
+  }
 }
 
 Timeout Timeout::After(std::chrono::nanoseconds duration) {
@@ -91,6 +102,7 @@ void Semaphore::NotifyAt(uint64_t value, Listener listener) {
     TakeReadyListenersLocked(ready);
     if (!ready.empty()) outcome = failure_;
   }
+  BumpSemaphoreEpoch();
   RunListeners(ready, outcome);
 }
 

@@ -21,6 +21,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
@@ -157,10 +158,39 @@ class Fence final : public RefCounted, public CachedAllocation<Fence> {
 // Waits for every fence in `fences` (null entries count as reached).
 Status WaitAll(std::span<const Ref<Fence>> fences, Timeout timeout);
 
-// A process-wide count of semaphore changes (every signal and failure bumps
-// it), for a thread that waits for any of many semaphores at once: read the
-// epoch, look at the semaphores, and if none is ready wait for the epoch to
-// move. Bumping it also wakes such a thread for another reason (new work).
+// A wake-up channel for one thread that waits for any of many timepoints
+// (a device's queue thread with deferred submissions, an asyncio waiter):
+// read count(), look at what is pending, and if nothing is ready Wait(seen)
+// until someone calls Wake(). The timepoints wake it through WakeAt /
+// WakeWhenDone (semaphore listeners), so a signal wakes only the threads
+// that wait for that semaphore, never every waiter of the process. Held by
+// shared_ptr: a listener may outlive the thread that armed it.
+class WakeSignal {
+ public:
+  uint64_t count() const { return count_.load(std::memory_order_acquire); }
+  // Returns once count() differs from `seen`.
+  void Wait(uint64_t seen) const {
+    count_.wait(seen, std::memory_order_acquire);
+  }
+  void Wake() {
+    count_.fetch_add(1, std::memory_order_acq_rel);
+    count_.notify_all();
+  }
+
+ private:
+  std::atomic<uint64_t> count_{0};
+};
+
+// Wakes `signal` once `semaphore` reaches `value` or fails (at once if it
+// already has).
+void WakeAt(const Ref<Semaphore>& semaphore, uint64_t value,
+            std::shared_ptr<WakeSignal> signal);
+// Wakes `signal` as each timepoint of `fence` is reached or fails.
+void WakeWhenDone(const Fence& fence,
+                  const std::shared_ptr<WakeSignal>& signal);
+
+// TRANSITIONAL (to go once the Vulkan device waits through WakeSignal): a
+// process-wide count of semaphore changes that wakes every waiter.
 uint64_t SemaphoreEpoch();
 void WaitForSemaphoreEpochChange(uint64_t seen);
 void BumpSemaphoreEpoch();

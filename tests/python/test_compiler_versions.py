@@ -110,9 +110,10 @@ def run(command: list[str]) -> subprocess.CompletedProcess:
     return subprocess.run(command, capture_output=True, timeout=TIMEOUT)
 
 
-def compare_program(module: Path, iree_run_module: str, tmp_path: Path) -> int:
-    """Runs every declared function of `module` on both tools and both
-    devices; returns how many calls were compared."""
+def compare_program(module: Path, iree_run_module: str, tmp_path: Path,
+                    devices=DEVICES) -> int:
+    """Runs every declared function of `module` on both tools and each of
+    `devices`; returns how many calls were compared."""
     compared = 0
     failures = []
     for name, arguments, results in declarations(module):
@@ -120,7 +121,7 @@ def compare_program(module: Path, iree_run_module: str, tmp_path: Path) -> int:
         inputs = [input_flag(t, rng) for t in arguments]
         if any(i is None for i in inputs) or not results:
             continue
-        for device in DEVICES:
+        for device in devices:
             outputs = {}
             for tool_name, tool in (("ember", ember_run_module_command()),
                                     ("iree", [iree_run_module])):

@@ -115,11 +115,12 @@ LocalDevice::~LocalDevice() {
     std::lock_guard lock(pending_mutex_);
     stopping_ = true;
   }
-  BumpSemaphoreEpoch();  // wakes the queue threads
+  wake_->Wake();  // the queue threads see stopping_
   for (std::thread& thread : queue_threads_) thread.join();
 }
 
 Status LocalDevice::Defer(Deferred deferred) {
+  const Ref<Fence> wait = deferred.wait;
   {
     std::lock_guard lock(pending_mutex_);
     if (queue_threads_.empty()) {
@@ -134,7 +135,10 @@ Status LocalDevice::Defer(Deferred deferred) {
     }
     pending_.push_back(std::move(deferred));
   }
-  BumpSemaphoreEpoch();  // wakes the queue threads
+  // The queue threads are woken when the fence is reached (or fails), and
+  // now, to take the submission if it already is.
+  if (wait) WakeWhenDone(*wait, wake_);
+  wake_->Wake();
   return Status::Ok();
 }
 
@@ -142,7 +146,7 @@ void LocalDevice::QueueThreadMain() {
   in_queue_thread = true;
   while (true) {
     // Read before looking, so that a change made while looking is seen.
-    const uint64_t epoch = SemaphoreEpoch();
+    const uint64_t seen = wake_->count();
     std::optional<Deferred> ready;
     Status reached;
     bool stopping = false;
@@ -168,7 +172,7 @@ void LocalDevice::QueueThreadMain() {
       if (!ready && stopping) return;  // nothing left
     }
     if (!ready) {
-      WaitForSemaphoreEpochChange(epoch);
+      wake_->Wait(seen);
       continue;
     }
     Status status = std::move(reached);

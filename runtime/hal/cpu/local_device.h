@@ -167,6 +167,9 @@ class LocalDevice final : public Device {
   std::vector<Deferred> pending_;
   bool stopping_ = false;
   std::vector<std::thread> queue_threads_;
+  // Wakes the queue threads: a new submission, a wait fence of one reached
+  // or failed, or the device stopping.
+  std::shared_ptr<WakeSignal> wake_ = std::make_shared<WakeSignal>();
   std::atomic<uint32_t> running_deferred_{0};  // submissions queue threads run
 };
 
