@@ -257,7 +257,8 @@ struct DeviceArray {
 };
 
 bool IsMappable(const h::Buffer& buffer) {
-  return h::HasAll(buffer.memory_type(), h::MemoryType::kHostVisible) &&
+  return buffer.host_mappable() &&
+         h::HasAll(buffer.memory_type(), h::MemoryType::kHostVisible) &&
          h::HasAll(buffer.allowed_usage(), h::BufferUsage::kMappingScoped);
 }
 

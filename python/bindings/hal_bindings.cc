@@ -1315,27 +1315,18 @@ void BindHal(nb::module_& m) {
 
   // What an allocator can do with buffers of given parameters, as IREE's
   // iree_hal_buffer_compatibility_t.
-  enum class BufferCompatibility : uint32_t {
-    kNone = 0,
-    kAllocatable = 1u << 0,
-    kImportable = 1u << 1,
-    kExportable = 1u << 2,
-    kQueueTransfer = 1u << 10,
-    kQueueDispatch = 1u << 11,
-    kLowPerformance = 1u << 20,
-  };
-  nb::enum_<BufferCompatibility>(
+  nb::enum_<h::BufferCompatibility>(
       m, "BufferCompatibility", nb::is_flag(), nb::is_arithmetic(),
       "Flags HalAllocator.query_buffer_compatibility returns: whether buffers "
       "of given parameters can be allocated, imported, exported, and used by "
       "queue transfers and dispatches.")
-      .value("NONE", BufferCompatibility::kNone)
-      .value("ALLOCATABLE", BufferCompatibility::kAllocatable)
-      .value("IMPORTABLE", BufferCompatibility::kImportable)
-      .value("EXPORTABLE", BufferCompatibility::kExportable)
-      .value("QUEUE_TRANSFER", BufferCompatibility::kQueueTransfer)
-      .value("QUEUE_DISPATCH", BufferCompatibility::kQueueDispatch)
-      .value("LOW_PERFORMANCE", BufferCompatibility::kLowPerformance);
+      .value("NONE", h::BufferCompatibility::kNone)
+      .value("ALLOCATABLE", h::BufferCompatibility::kAllocatable)
+      .value("IMPORTABLE", h::BufferCompatibility::kImportable)
+      .value("EXPORTABLE", h::BufferCompatibility::kExportable)
+      .value("QUEUE_TRANSFER", h::BufferCompatibility::kQueueTransfer)
+      .value("QUEUE_DISPATCH", h::BufferCompatibility::kQueueDispatch)
+      .value("LOW_PERFORMANCE", h::BufferCompatibility::kLowPerformance);
 
   auto memory_type = nb::enum_<h::MemoryType>(
       m, "MemoryType", nb::is_flag(), nb::is_arithmetic(),
@@ -1925,28 +1916,18 @@ void BindHal(nb::module_& m) {
           "the buffer's shape instead. `device` is unused.")
       .def(
           "query_buffer_compatibility",
-          [](HalAllocator&, nb::handle memory_type, nb::handle allowed_usage,
-             nb::handle intended_usage, int64_t allocation_size) {
-            // The heap allocator's answer (IREE's rule): anything can be
-            // allocated, imported and exported; queue use needs a
-            // device-visible type and the matching usage.
+          [](HalAllocator& self, nb::handle memory_type,
+             nb::handle allowed_usage, nb::handle intended_usage,
+             int64_t allocation_size) {
             if (allocation_size < 0) {
               throw nb::value_error("allocation_size must not be negative");
             }
-            (void)allowed_usage;
-            const auto type = static_cast<h::MemoryType>(AsInt(memory_type));
-            const auto usage =
-                static_cast<h::BufferUsage>(AsInt(intended_usage));
-            uint32_t compatibility = (1u << 0) | (1u << 1) | (1u << 2);
-            if (h::HasAll(type, h::MemoryType::kDeviceVisible)) {
-              if (h::HasAny(usage, h::BufferUsage::kTransfer)) {
-                compatibility |= 1u << 10;
-              }
-              if (h::HasAny(usage, h::BufferUsage::kDispatchStorage)) {
-                compatibility |= 1u << 11;
-              }
-            }
-            return compatibility;
+            h::BufferParams params;
+            params.type = static_cast<h::MemoryType>(AsInt(memory_type));
+            params.usage = static_cast<h::BufferUsage>(AsInt(allowed_usage));
+            return static_cast<uint32_t>(self.allocator->QueryCompatibility(
+                params, static_cast<h::BufferUsage>(AsInt(intended_usage)),
+                static_cast<uint64_t>(allocation_size)));
           },
           "memory_type"_a, "allowed_usage"_a, "intended_usage"_a,
           "allocation_size"_a,

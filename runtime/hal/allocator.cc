@@ -11,6 +11,23 @@ Ref<Allocator> Allocator::CreateHeap() {
   return Ref<Allocator>::Adopt(new HeapAllocator());
 }
 
+BufferCompatibility Allocator::QueryCompatibility(const BufferParams& params,
+                                                  BufferUsage intended,
+                                                  uint64_t) const {
+  BufferCompatibility compatibility = BufferCompatibility::kAllocatable |
+                                      BufferCompatibility::kImportable |
+                                      BufferCompatibility::kExportable;
+  if (HasAll(params.type, MemoryType::kDeviceVisible)) {
+    if (HasAny(intended, BufferUsage::kTransfer)) {
+      compatibility = compatibility | BufferCompatibility::kQueueTransfer;
+    }
+    if (HasAny(intended, BufferUsage::kDispatchStorage)) {
+      compatibility = compatibility | BufferCompatibility::kQueueDispatch;
+    }
+  }
+  return compatibility;
+}
+
 HeapAllocator::~HeapAllocator() {
   for (std::vector<void*>& blocks : cache_) {
     for (void* block : blocks) std::free(block);

@@ -59,6 +59,19 @@ struct AllocatorStatistics {
   uint64_t device_bytes_peak = 0;
 };
 
+// What an allocator can do with buffers of given parameters
+// (iree_hal_buffer_compatibility_t; HalAllocator.query_buffer_compatibility).
+enum class BufferCompatibility : uint32_t {
+  kNone = 0,
+  kAllocatable = 1u << 0,
+  kImportable = 1u << 1,
+  kExportable = 1u << 2,
+  kQueueTransfer = 1u << 10,
+  kQueueDispatch = 1u << 11,
+  kLowPerformance = 1u << 20,
+};
+EMBER_HAL_BITFIELD(BufferCompatibility)
+
 class Allocator : public RefCounted {
  public:
   // The largest single allocation; bigger requests are RESOURCE_EXHAUSTED
@@ -91,6 +104,14 @@ class Allocator : public RefCounted {
   // reach host memory at that address and size.
   virtual bool CanImport(const BufferParams& params,
                          std::span<const uint8_t> bytes) const = 0;
+
+  // What this allocator can do with buffers of `params` used for
+  // `intended` (IREE's heap rule by default: anything can be allocated,
+  // imported and exported; queue use needs a DEVICE_VISIBLE type and the
+  // matching usage bits).
+  virtual BufferCompatibility QueryCompatibility(const BufferParams& params,
+                                                 BufferUsage intended,
+                                                 uint64_t size) const;
 
   // The memory domain of this allocator's buffers (buffer.h).
   virtual const void* memory_domain() const = 0;

@@ -31,10 +31,10 @@ Result<uint32_t> Executable::LookupFunction(std::string_view name) const {
       function_index_.emplace_back(std::move(export_name),
                                    static_cast<uint32_t>(i));
     }
-    // Stable: of equal names the lower ordinal stays first.
-    std::stable_sort(
-        function_index_.begin(), function_index_.end(),
-        [](const auto& a, const auto& b) { return a.first < b.first; });
+    // By name, then ordinal: of equal names the lower ordinal comes first.
+    // (Pairs compare that way; std::sort rather than std::stable_sort,
+    // whose libstdc++ 12 implementation newer clangs reject as deprecated.)
+    std::sort(function_index_.begin(), function_index_.end());
   });
   auto found =
       std::lower_bound(function_index_.begin(), function_index_.end(), name,

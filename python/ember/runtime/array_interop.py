@@ -267,6 +267,17 @@ class _DeviceArrayMethods:
             host = self.to_host()
             return host.__dlpack__(stream=stream, max_version=max_version,
                                    dl_device=dl_device, copy=copy)
+        memory_type = self._buffer_view.get_buffer().memory_type()
+        if not memory_type & int(MemoryType.HOST_VISIBLE):
+            # Device memory the host cannot see (a GPU's): the consumer gets
+            # the host copy, unless it forbade copies.
+            if copy is False:
+                raise BufferError(
+                    "the array lives in device memory the host cannot map: "
+                    "exporting it needs a copy")
+            host = self.to_host()
+            return host.__dlpack__(stream=stream, max_version=max_version,
+                                   dl_device=dl_device)
         return self._buffer_view.__dlpack__(
             stream=stream, max_version=max_version, dl_device=dl_device,
             copy=copy)
