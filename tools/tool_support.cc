@@ -449,7 +449,8 @@ Result<std::shared_ptr<const vm::bytecode::ModuleFile>> LoadModuleFromStdin() {
 }  // namespace
 
 Result<Program> LoadProgram(
-    const std::vector<std::string>& paths, const std::string& device_uri,
+    const std::vector<std::string>& paths,
+    const std::vector<std::string>& device_uris,
     std::shared_ptr<modules::check::CheckFailures> check_failures,
     const std::vector<std::string>& parameters) {
   if (paths.empty()) {
@@ -482,12 +483,19 @@ Result<Program> LoadProgram(
   }
   program.module = loaded.back();
   if (imports_hal) {
-    EMBER_ASSIGN_OR_RETURN(program.device,
-                           drivers::SharedDrivers().CreateDevice(device_uri),
-                           "creating device '%s'", device_uri.c_str());
+    for (const std::string& uri : device_uris) {
+      EMBER_ASSIGN_OR_RETURN(Ref<hal::Device> device,
+                             drivers::SharedDrivers().CreateDevice(uri),
+                             "creating device '%s'", uri.c_str());
+      program.devices.push_back(std::move(device));
+    }
+    if (program.devices.empty()) {
+      return InvalidArgumentError("no device given");
+    }
+    program.device = program.devices.front();
     EMBER_ASSIGN_OR_RETURN(
         auto hal_module,
-        modules::hal::CreateHalModule({program.device},
+        modules::hal::CreateHalModule(program.devices,
                                       modules::hal::StdioDebugSink(stderr)));
     program.modules.push_back(std::move(hal_module));
   }
@@ -1324,8 +1332,9 @@ void AddCommonFlags(Flags& flags, CommonOptions* options) {
              "program",
              &options->modules);
   flags.List("device", "URI",
-             "local-task (default), local-sync, local-task?worker_count=N "
-             "(one device)",
+             "local-task (default), local-sync, local-task?worker_count=N, "
+             "vulkan[://N|GPU-uuid]; repeatable for a program compiled for "
+             "several devices (inputs are made on the first)",
              &options->devices);
   flags.List("device_allocator", "caching[:...]",
              "caching: accepted (Ember's allocator always reuses freed "
@@ -1556,12 +1565,7 @@ int64_t PhysicalCoreCount() {
 
 }  // namespace
 
-Result<std::string> SelectDevice(const CommonOptions& options) {
-  if (options.devices.size() > 1) {
-    return UnimplementedError(
-        "several --device flags (a multi-device program) are not "
-        "implemented in Ember");
-  }
+Result<std::vector<std::string>> SelectDevices(const CommonOptions& options) {
   for (const std::string& spec : options.allocators) {
     const std::string name = spec.substr(0, spec.find(':'));
     if (name == "caching") continue;
@@ -1573,29 +1577,32 @@ Result<std::string> SelectDevice(const CommonOptions& options) {
     return InvalidArgumentError("--device_allocator: unrecognized allocator '" +
                                 name + "' (caching, debug)");
   }
-  std::string device =
-      options.devices.empty() ? "local-task" : options.devices.front();
-  // Only a bare local-task URI takes its worker count from the flags; an
-  // explicit ?worker_count= wins, as the URI is the more specific.
-  const bool local_task = device == "local-task" ||
-                          device.starts_with("local-task:") ||
-                          device.starts_with("local-task?");
-  if (local_task && device.find("worker_count=") == std::string::npos) {
-    int64_t workers = options.group_count;
-    if (workers == 0) {
-      workers = std::min(PhysicalCoreCount(), options.max_group_count);
+  std::vector<std::string> devices = options.devices;
+  if (devices.empty()) devices.push_back("local-task");
+  for (std::string& device : devices) {
+    // Only a bare local-task URI takes its worker count from the flags; an
+    // explicit ?worker_count= wins, as the URI is the more specific.
+    const bool local_task = device == "local-task" ||
+                            device.starts_with("local-task:") ||
+                            device.starts_with("local-task?");
+    if (local_task && device.find("worker_count=") == std::string::npos) {
+      int64_t workers = options.group_count;
+      if (workers == 0) {
+        workers = std::min(PhysicalCoreCount(), options.max_group_count);
+      }
+      device += (device.find('?') == std::string::npos ? "?" : "&");
+      device += "worker_count=" + std::to_string(workers);
     }
-    device += (device.find('?') == std::string::npos ? "?" : "&");
-    device += "worker_count=" + std::to_string(workers);
   }
-  return device;
+  return devices;
 }
 
 Result<Program> LoadProgramFromFlags(
     const CommonOptions& options,
     std::shared_ptr<modules::check::CheckFailures> check_failures) {
-  EMBER_ASSIGN_OR_RETURN(std::string device, SelectDevice(options));
-  return LoadProgram(options.modules, device, std::move(check_failures),
+  EMBER_ASSIGN_OR_RETURN(std::vector<std::string> devices,
+                         SelectDevices(options));
+  return LoadProgram(options.modules, devices, std::move(check_failures),
                      options.parameters);
 }
 

@@ -26,25 +26,31 @@ namespace ember::tools {
 struct Program {
   std::shared_ptr<vm::Instance> instance;
   std::shared_ptr<vm::bytecode::BytecodeModule> module;  // the last one
-  Ref<hal::Device> device;  // null when the program needs no `hal`
+  // The first of `devices`: where inputs are made (as iree-run-module makes
+  // them on its first device). Null when the program needs no `hal`.
+  Ref<hal::Device> device;
+  // Every --device, in order: the hal module's devices (a program compiled
+  // for several target devices uses each by its ordinal).
+  std::vector<Ref<hal::Device>> devices;
   // In registration order: hal (when needed), io_parameters (when the
   // program imports it or parameters are given), check (when asked for),
   // the loaded modules.
   std::vector<std::shared_ptr<vm::Module>> modules;
 };
 
-// Loads `paths` and prepares their modules. A `hal` module over
-// `device_uri` is added when a module imports from `hal`; a `check` module
-// recording into `check_failures` when that is not null; an `io_parameters`
-// module serving `parameters` -- iree-run-module's `--parameters=[SCOPE=]FILE`
-// values (irpa, gguf, safetensors; the format from the extension), files of
-// one scope sharing one index -- when the program imports from
-// `io_parameters` or parameters are given.
-// Several paths load several modules, registered in order (each may import
-// from the ones before it, as with iree-run-module's repeated --module); the
-// last is the program (Program::module). `-` reads a module from stdin.
+// Loads `paths` and prepares their modules. A `hal` module over the
+// devices of `device_uris` is added when a module imports from `hal`; a `check`
+// module recording into `check_failures` when that is not null; an
+// `io_parameters` module serving `parameters` -- iree-run-module's
+// `--parameters=[SCOPE=]FILE` values (irpa, gguf, safetensors; the format from
+// the extension), files of one scope sharing one index -- when the program
+// imports from `io_parameters` or parameters are given. Several paths load
+// several modules, registered in order (each may import from the ones before
+// it, as with iree-run-module's repeated --module); the last is the program
+// (Program::module). `-` reads a module from stdin.
 Result<Program> LoadProgram(
-    const std::vector<std::string>& paths, const std::string& device_uri,
+    const std::vector<std::string>& paths,
+    const std::vector<std::string>& device_uris,
     std::shared_ptr<modules::check::CheckFailures> check_failures = nullptr,
     const std::vector<std::string>& parameters = {});
 
@@ -270,7 +276,7 @@ int FinishMain(const Flags& flags, const std::vector<std::string>& positional,
 // physical cores (as IREE's default topology) capped at
 // --task_topology_max_group_count. INVALID_ARGUMENT or UNIMPLEMENTED for
 // what Ember cannot honour (several devices, a `debug` allocator).
-Result<std::string> SelectDevice(const CommonOptions& options);
+Result<std::vector<std::string>> SelectDevices(const CommonOptions& options);
 
 // LoadProgram over the modules, device and parameters of `options`
 // (SelectDevice's errors, and INVALID_ARGUMENT when no --module was given).
