@@ -13,6 +13,8 @@
 # from small files of their format written by tests/io/param_files.py (the
 # writers the parity tests check against iree.runtime): every entry kind,
 # ggml type and JSON form the readers accept, and a few they refuse.
+# vulkan_executable_fuzzer starts from small Vulkan executables written by
+# fuzz/vulkan_executable_seeds.py (no compiler output).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build/fuzz-seeds}"
@@ -132,6 +134,9 @@ for index, seed in enumerate(seeds):
     with open(os.path.join(out, f"seed_{index:03d}.{kind}"), "wb") as f:
         f.write(seed)
 PY
+    ;;
+  vulkan_executable_fuzzer)
+    python3 "$root/fuzz/vulkan_executable_seeds.py" "$out"
     ;;
   *)
     # The corpora scripts/run_tests.sh compiles (3.13 and 3.11); the 3.13 one

@@ -17,6 +17,9 @@
 #include "runtime/hal/command_buffer.h"
 #include "runtime/hal/device.h"
 #include "runtime/hal/semaphore.h"
+#if defined(EMBER_HAVE_VULKAN)
+#include "runtime/hal/vulkan/vulkan_device.h"
+#endif
 
 namespace ember::drivers {
 namespace {
@@ -40,9 +43,25 @@ std::vector<std::string> DeviceUris() {
 class DeviceConformance : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    Result<Ref<hal::Device>> device = SharedDrivers().CreateDevice(GetParam());
+    // Vulkan runs under the Khronos validation layer: any message it
+    // reports fails the test (TearDown).
+    const std::string uri =
+        GetParam() == "vulkan" ? "vulkan?validation=1" : GetParam();
+    Result<Ref<hal::Device>> device = SharedDrivers().CreateDevice(uri);
     ASSERT_TRUE(device.ok()) << device.status().ToString();
     device_ = *std::move(device);
+  }
+
+  void TearDown() override {
+#if defined(EMBER_HAVE_VULKAN)
+    if (auto* vulkan =
+            dynamic_cast<hal::vulkan::VulkanDevice*>(device_.get())) {
+      for (const std::string& message :
+           vulkan->context()->instance().validation_messages()) {
+        ADD_FAILURE() << "validation layer: " << message;
+      }
+    }
+#endif
   }
 
   Ref<Buffer> Allocate(uint64_t size) {

@@ -7,23 +7,6 @@
 #include "runtime/base/trace.h"
 
 namespace ember::hal {
-namespace {
-std::atomic<uint64_t> semaphore_epoch{0};
-}  // namespace
-
-uint64_t SemaphoreEpoch() {
-  return semaphore_epoch.load(std::memory_order_acquire);
-}
-
-void WaitForSemaphoreEpochChange(uint64_t seen) {
-  semaphore_epoch.wait(seen, std::memory_order_acquire);
-}
-
-void BumpSemaphoreEpoch() {
-  semaphore_epoch.fetch_add(1, std::memory_order_acq_rel);
-  semaphore_epoch.notify_all();
-}
-
 void WakeAt(const Ref<Semaphore>& semaphore, uint64_t value,
             std::shared_ptr<WakeSignal> signal) {
   semaphore->NotifyAt(
@@ -102,7 +85,6 @@ void Semaphore::NotifyAt(uint64_t value, Listener listener) {
     TakeReadyListenersLocked(ready);
     if (!ready.empty()) outcome = failure_;
   }
-  BumpSemaphoreEpoch();
   RunListeners(ready, outcome);
 }
 
@@ -126,7 +108,6 @@ Status Semaphore::Signal(uint64_t value) {
     ChangedLocked();
     TakeReadyListenersLocked(ready);
   }
-  BumpSemaphoreEpoch();
   RunListeners(ready, Status::Ok());
   return Status::Ok();
 }
@@ -146,7 +127,6 @@ Status Semaphore::SignalAtLeast(uint64_t value) {
     ChangedLocked();
     TakeReadyListenersLocked(ready);
   }
-  BumpSemaphoreEpoch();
   RunListeners(ready, Status::Ok());
   return Status::Ok();
 }
@@ -164,7 +144,6 @@ void Semaphore::Fail(Status status) {
     TakeReadyListenersLocked(ready);
     if (!ready.empty()) outcome = failure_;
   }
-  BumpSemaphoreEpoch();
   RunListeners(ready, outcome);
 }
 

@@ -189,10 +189,4 @@ void WakeAt(const Ref<Semaphore>& semaphore, uint64_t value,
 void WakeWhenDone(const Fence& fence,
                   const std::shared_ptr<WakeSignal>& signal);
 
-// TRANSITIONAL (to go once the Vulkan device waits through WakeSignal): a
-// process-wide count of semaphore changes that wakes every waiter.
-uint64_t SemaphoreEpoch();
-void WaitForSemaphoreEpochChange(uint64_t seen);
-void BumpSemaphoreEpoch();
-
 }  // namespace ember::hal

@@ -150,6 +150,9 @@ Result<Ref<h::Buffer>> AllocatorImport(HalState&, Ref<h::Allocator> allocator,
     params.access = h::MemoryAccess::kAll;
     const std::span<const uint8_t> bytes = s->bytes().subspan(
         static_cast<size_t>(offset), static_cast<size_t>(length));
+    // A device that cannot use host memory in place (a GPU's) gets a copy
+    // in its own memory.
+    if (!a->CanImport(params, bytes)) return a->AllocateCopy(params, bytes);
     EMBER_ASSIGN_OR_RETURN(ByteStorage::PrivateView view,
                            ByteStorage::MapPrivateView(bytes));
     if (view.data != nullptr &&
@@ -163,10 +166,17 @@ Result<Ref<h::Buffer>> AllocatorImport(HalState&, Ref<h::Allocator> allocator,
   // A mutable vm.buffer is the program's own memory: used in place, the HAL
   // buffer keeping the vm.buffer alive.
   auto* data = const_cast<uint8_t*>(s->bytes().data()) + offset;
+  const std::span<uint8_t> range(data, static_cast<size_t>(length));
+  if (!a->CanImport(params, range)) {
+    // Aliasing is the point of an import of program memory: a try says
+    // "no buffer" (the program then allocates and copies), else an error.
+    if (is_try) return Ref<h::Buffer>();
+    return UnavailableError(
+        "the device cannot use this program memory in place (hal.allocator."
+        "import of a mutable buffer)");
+  }
   Ref<vm::Buffer> owner = source;
-  return a->Import(params,
-                   std::span<uint8_t>(data, static_cast<size_t>(length)),
-                   [owner]() mutable { owner = nullptr; });
+  return a->Import(params, range, [owner]() mutable { owner = nullptr; });
 }
 
 Result<std::tuple<Ref<h::Device>, int64_t>> AllocatorSelect(

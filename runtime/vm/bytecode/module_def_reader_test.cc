@@ -1,8 +1,6 @@
 // Tests of the bounds-checked FlatBuffer reader through the module parser,
 // on hand-built buffers: each case breaks one rule and must get a clean
 // error naming the problem.
-#include "runtime/base/flatbuffer_reader.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -11,6 +9,7 @@
 #include <vector>
 
 #include "runtime/base/endian.h"
+#include "runtime/base/flatbuffer_reader.h"
 #include "runtime/vm/bytecode/module_def.h"
 
 namespace ember::vm::bytecode {
