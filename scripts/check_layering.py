@@ -16,6 +16,7 @@ The layers (one library per folder under runtime/, see CMakeLists.txt):
     modules/check  may use modules/hal,  the `check` module (its operands
                    vm, hal, base         are the hal module's ref types)
     io             may use base          parameter files, indices, archives
+    tokenizer      may use base          text <-> token ids (HF tokenizer.json)
     modules/io_parameters                the `io_parameters` module
                    may use io, modules/hal, vm, hal, base
     modules/vmvx   may use vm/bytecode,  VMVX executables (bytecode run per
@@ -52,6 +53,7 @@ LAYERS = {
     "modules/hal": {"vm", "hal", "base"},
     "modules/check": {"modules/hal", "vm", "hal", "base"},
     "io": {"base"},
+    "tokenizer": {"base"},
     "modules/io_parameters": {"io", "modules/hal", "vm", "hal", "base"},
     "modules/vmvx": {"vm/bytecode", "vm", "hal/cpu", "hal", "base"},
     "drivers": {"modules/vmvx", "vm/bytecode", "vm", "hal/vulkan", "hal/cpu",

@@ -42,6 +42,11 @@ command -v clang-format >/dev/null || missing+=(clang-format)
   missing+=(mesa-vulkan-drivers)
 [ -e /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json ] ||
   missing+=(vulkan-validationlayers)
+# The tokenizer: PCRE2, utf8proc and simdjson (found with pkg-config).
+command -v pkg-config >/dev/null || missing+=(pkg-config)
+[ -e /usr/include/pcre2.h ] || missing+=(libpcre2-dev)
+[ -e /usr/include/utf8proc.h ] || missing+=(libutf8proc-dev)
+[ -e /usr/include/simdjson.h ] || missing+=(libsimdjson-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq && apt-get install -y -qq "${missing[@]}"
 fi

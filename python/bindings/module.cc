@@ -15,6 +15,7 @@ void BindLoop(nb::module_& m);
 void BindPyModule(nb::module_& m);
 void BindIo(nb::module_& m);
 void BindTrace(nb::module_& m);
+void BindTokenizer(nb::module_& m);
 }  // namespace ember::python
 
 NB_MODULE(_ember, m) {
@@ -30,4 +31,5 @@ NB_MODULE(_ember, m) {
   ember::python::BindPyModule(m);
   ember::python::BindIo(m);
   ember::python::BindTrace(m);
+  ember::python::BindTokenizer(m);
 }

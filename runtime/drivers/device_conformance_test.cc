@@ -29,20 +29,20 @@ using hal::BufferParams;
 using hal::Fence;
 using hal::Timeout;
 
+// Every driver the build may have; a test of one this machine cannot run
+// skips (the Python tests fail where the official runtime sees a Vulkan
+// device and Ember does not). Listed by name rather than enumerated, so
+// listing the tests touches no driver.
 std::vector<std::string> DeviceUris() {
-  std::vector<std::string> uris;
-  for (const hal::DriverInfo& info : SharedDrivers().drivers()) {
-    Result<std::vector<hal::DeviceInfo>> devices =
-        SharedDrivers().EnumerateDevices(info.name);
-    if (!devices.ok() || devices->empty()) continue;
-    uris.push_back(info.name);
-  }
-  return uris;
+  return {"local-sync", "local-task", "vulkan"};
 }
 
 class DeviceConformance : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
+    if (!SharedDrivers().Has(GetParam())) {
+      GTEST_SKIP() << "no " << GetParam() << " device on this machine";
+    }
     // Vulkan runs under the Khronos validation layer: any message it
     // reports fails the test (TearDown).
     const std::string uri =

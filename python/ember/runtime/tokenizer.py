@@ -1,152 +1,206 @@
 """``Tokenizer``, ``TokenizerEncodeStream`` and ``TokenizerDecodeStream``:
-the names of iree.runtime 3.12+'s tokenizers (HuggingFace ``tokenizer.json``
-and tiktoken files), not implemented in Ember yet.
+iree.runtime 3.12+'s tokenizers, token-for-token as HuggingFace
+``tokenizers`` for the same ``tokenizer.json``.
 
-They exist so that code importing them loads; making one (the constructors
-and ``Tokenizer.from_file`` / ``from_huggingface_json`` / ``from_tiktoken``)
-raises ``NotImplementedError`` naming the feature, as does every method.
+Implemented (docs/tokenizer.md "Coverage"): BPE models (byte-level GPT-2
+and Llama-3 style, byte-fallback llama style), the ByteLevel, Split and
+Sequence pre-tokenizers, the Prepend/Replace/NFC/NFD/NFKC/NFKD normalizers,
+the ByteLevel/ByteFallback/Fuse/Strip/Replace decoders, added and special
+tokens, and the TemplateProcessing/ByteLevel/Sequence post-processors. A ``tokenizer.json`` with any
+other component is refused at load with ``NotImplementedError`` naming it.
+``from_tiktoken``, ``encode_stream`` and ``special_ids`` raise
+``NotImplementedError``.
+
+Beyond iree.runtime: ``encode_batch`` / ``decode_batch`` run on every core
+with the GIL released (so do ``encode`` and ``decode``). Errors: malformed
+files and text are ``ValueError``, an id not in the vocabulary in
+``decode`` is ``IndexError`` (``tokenizers`` drops it silently).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, List, NoReturn, Optional, Union
+from typing import Any, List, NoReturn, Optional, Sequence, Union
+
+from ember import _ember
 
 __all__ = ["Tokenizer", "TokenizerDecodeStream", "TokenizerEncodeStream"]
 
+_Native = getattr(_ember, "_Tokenizer", None)
 
-def _unimplemented(name: str) -> NoReturn:
+
+def _unimplemented(name: str, why: str = "") -> NoReturn:
     raise NotImplementedError(
-        f"ember.runtime.{name} is not implemented yet: Ember has no "
-        "tokenizer (iree.runtime 3.12+ tokenizes HuggingFace tokenizer.json "
-        "and tiktoken files); use iree.runtime or the tokenizers package")
+        f"ember.runtime.{name} is not implemented yet"
+        + (f": {why}" if why else "")
+        + "; use iree.runtime or the tokenizers package")
+
+
+def _require_native(name: str) -> None:
+    if _Native is None:
+        _unimplemented(
+            name, "this build of Ember has no tokenizer (it was built "
+            "without PCRE2, utf8proc and simdjson)")
 
 
 class Tokenizer:
-    """Not implemented yet: every constructor and method raises
-    NotImplementedError."""
+    """A tokenizer loaded from a HuggingFace ``tokenizer.json``. Immutable:
+    share one between threads freely."""
+
+    __slots__ = ("_native",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _unimplemented("Tokenizer")
+        raise TypeError("make a Tokenizer with Tokenizer.from_file or "
+                        "Tokenizer.from_huggingface_json")
+
+    @classmethod
+    def _wrap(cls, native: Any) -> "Tokenizer":
+        self = object.__new__(cls)
+        self._native = native
+        return self
 
     @staticmethod
     def from_file(path: Union[str, os.PathLike]) -> "Tokenizer":
-        """A tokenizer from a tokenizer.json or tiktoken file. Not implemented
-        yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.from_file")
+        """A tokenizer from a ``tokenizer.json`` file (tiktoken files are
+        not implemented yet)."""
+        _require_native("Tokenizer.from_file")
+        return Tokenizer._wrap(_Native.from_file(os.fspath(path)))
 
     @staticmethod
     def from_huggingface_json(json: str) -> "Tokenizer":
-        """A tokenizer from the text of a HuggingFace tokenizer.json. Not
-        implemented yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.from_huggingface_json")
+        """A tokenizer from the text of a HuggingFace ``tokenizer.json``."""
+        _require_native("Tokenizer.from_huggingface_json")
+        if isinstance(json, (bytes, bytearray, memoryview)):
+            json = bytes(json).decode("utf-8")
+        return Tokenizer._wrap(_Native.from_huggingface_json(json))
 
     @staticmethod
     def from_tiktoken(data: str, encoding: str) -> "Tokenizer":
-        """A tokenizer from the text of a tiktoken file and an encoding name.
-        Not implemented yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.from_tiktoken")
+        """A tokenizer from the text of a tiktoken file. Not implemented
+        yet: raises NotImplementedError."""
+        _unimplemented("Tokenizer.from_tiktoken", "tiktoken rank files")
 
     def encode(self, text: str, add_special_tokens: bool = False,
                no_special_token_matching: bool = False) -> List[int]:
-        """The token ids of `text`. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("Tokenizer.encode")
+        """The token ids of ``text``. ``add_special_tokens`` runs the
+        post-processor; ``no_special_token_matching`` encodes the text of
+        special tokens as ordinary text."""
+        return self._native.encode(text, add_special_tokens,
+                                   no_special_token_matching)
 
-    def decode(self, token_ids: List[int],
+    def encode_batch(self, texts: Sequence[str],
+                     add_special_tokens: bool = False,
+                     no_special_token_matching: bool = False,
+                     threads: int = 0) -> List[List[int]]:
+        """``encode`` of each text, on ``threads`` threads (0: every core)."""
+        return self._native.encode_batch(list(texts), add_special_tokens,
+                                         no_special_token_matching, threads)
+
+    def decode(self, token_ids: Sequence[int],
                skip_special_tokens: bool = False) -> str:
-        """The text of `token_ids`. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("Tokenizer.decode")
+        """The text of ``token_ids``; an id not in the vocabulary raises
+        IndexError."""
+        return self._native.decode(list(token_ids), skip_special_tokens)
+
+    def decode_batch(self, batch: Sequence[Sequence[int]],
+                     skip_special_tokens: bool = False,
+                     threads: int = 0) -> List[str]:
+        """``decode`` of each sequence, on ``threads`` threads (0: every
+        core)."""
+        return self._native.decode_batch([list(ids) for ids in batch],
+                                         skip_special_tokens, threads)
 
     def encode_stream(self, add_special_tokens: bool = False,
                       no_special_token_matching: bool = False
                       ) -> "TokenizerEncodeStream":
-        """A TokenizerEncodeStream that encodes text fed in chunks. Not
-        implemented yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.encode_stream")
+        """Not implemented yet: raises NotImplementedError."""
+        _unimplemented("Tokenizer.encode_stream", "streaming encode")
 
     def decode_stream(self, skip_special_tokens: bool = False
                       ) -> "TokenizerDecodeStream":
-        """A TokenizerDecodeStream that decodes ids fed one by one or in lists.
-        Not implemented yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.decode_stream")
+        """A TokenizerDecodeStream: ids fed one by one or in lists give
+        their text as soon as it is final; everything it returns, joined,
+        is ``decode`` of all the ids."""
+        return TokenizerDecodeStream._wrap(
+            self._native.decode_stream(skip_special_tokens))
 
     @property
     def vocab_size(self) -> int:
-        """The number of tokens of the vocabulary. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("Tokenizer.vocab_size")
+        """The number of distinct tokens, added tokens included."""
+        return self._native.vocab_size
 
     @property
     def model_type(self) -> str:
-        """The kind of model ("BPE", "WordPiece", ...). Not implemented yet:
-        raises NotImplementedError."""
-        _unimplemented("Tokenizer.model_type")
+        """The kind of model: "BPE"."""
+        return self._native.model_type
 
     def id_to_token(self, token_id: int) -> Optional[str]:
-        """The token of an id, or None. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("Tokenizer.id_to_token")
+        """The token of an id, or None."""
+        return self._native.id_to_token(token_id)
 
     def token_to_id(self, token: str) -> Optional[int]:
-        """The id of a token, or None. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("Tokenizer.token_to_id")
+        """The id of a token, or None."""
+        return self._native.token_to_id(token)
 
     @property
     def special_ids(self) -> dict:
-        """The ids of the special tokens, by role. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("Tokenizer.special_ids")
+        """Not implemented yet: raises NotImplementedError."""
+        _unimplemented("Tokenizer.special_ids", "special ids by role")
 
 
 class TokenizerEncodeStream:
     """Not implemented yet: making one raises NotImplementedError."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _unimplemented("TokenizerEncodeStream")
+        _unimplemented("TokenizerEncodeStream", "streaming encode")
 
     def feed(self, chunk: str) -> List[int]:
-        """Feeds input; returns what is complete so far. Not implemented yet:
-        raises NotImplementedError."""
-        _unimplemented("TokenizerEncodeStream.feed")
+        """Not implemented yet: raises NotImplementedError."""
+        _unimplemented("TokenizerEncodeStream.feed", "streaming encode")
 
     def finalize(self) -> List[int]:
-        """Flushes what is left. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("TokenizerEncodeStream.finalize")
+        """Not implemented yet: raises NotImplementedError."""
+        _unimplemented("TokenizerEncodeStream.finalize", "streaming encode")
 
     def __enter__(self) -> "TokenizerEncodeStream":
-        _unimplemented("TokenizerEncodeStream")
+        _unimplemented("TokenizerEncodeStream", "streaming encode")
 
     def __exit__(self, *args: Any) -> None:
-        _unimplemented("TokenizerEncodeStream")
+        _unimplemented("TokenizerEncodeStream", "streaming encode")
 
 
 class TokenizerDecodeStream:
-    """Not implemented yet: making one raises NotImplementedError."""
+    """Decodes ids fed one by one (``feed_one``) or in lists (``feed``),
+    returning the text that later ids cannot change; ``finalize`` returns
+    the rest. Made by ``Tokenizer.decode_stream``; usable as a context
+    manager."""
+
+    __slots__ = ("_native",)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _unimplemented("TokenizerDecodeStream")
+        raise TypeError("make a TokenizerDecodeStream with "
+                        "Tokenizer.decode_stream()")
+
+    @classmethod
+    def _wrap(cls, native: Any) -> "TokenizerDecodeStream":
+        self = object.__new__(cls)
+        self._native = native
+        return self
 
     def feed(self, token_ids: List[int]) -> str:
-        """Feeds input; returns what is complete so far. Not implemented yet:
-        raises NotImplementedError."""
-        _unimplemented("TokenizerDecodeStream.feed")
+        """Feeds ids; returns the text that is final so far."""
+        return self._native.feed(list(token_ids))
 
     def feed_one(self, token_id: int) -> str:
-        """Feeds one token id; returns the text that is complete so far. Not
-        implemented yet: raises NotImplementedError."""
-        _unimplemented("TokenizerDecodeStream.feed_one")
+        """Feeds one id; returns the text that is final so far."""
+        return self._native.feed_one(token_id)
 
     def finalize(self) -> str:
-        """Flushes what is left. Not implemented yet: raises
-        NotImplementedError."""
-        _unimplemented("TokenizerDecodeStream.finalize")
+        """Returns what is left (text held for a later byte)."""
+        return self._native.finalize()
 
     def __enter__(self) -> "TokenizerDecodeStream":
-        _unimplemented("TokenizerDecodeStream")
+        return self
 
     def __exit__(self, *args: Any) -> None:
-        _unimplemented("TokenizerDecodeStream")
+        return None

@@ -1,0 +1,226 @@
+// `_ember._Tokenizer`: the native core of ember.runtime.Tokenizer
+// (python/ember/runtime/tokenizer.py wraps it in iree.runtime 3.13's API).
+// Every call that tokenizes releases the GIL: the Tokenizer is immutable, so
+// threads share one freely, and encode_batch/decode_batch spread a batch
+// over all cores. Built only when the tokenizer layer is
+// (EMBER_HAVE_TOKENIZER); otherwise the module has no _Tokenizer and the
+// Python class raises NotImplementedError.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/string_view.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "python/bindings/status_utils.h"
+
+#ifdef EMBER_HAVE_TOKENIZER
+#include "runtime/tokenizer/tokenizer.h"
+#endif
+
+namespace nb = nanobind;
+
+namespace ember::python {
+
+#ifdef EMBER_HAVE_TOKENIZER
+namespace {
+
+using tokenizer::EncodeOptions;
+using tokenizer::Tokenizer;
+
+// The UTF-8 of a str (a str holding lone surrogates is a ValueError, as in
+// `tokenizers`). The view lives as long as `text`.
+std::string_view Utf8Of(const nb::str& text) {
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
+  if (data == nullptr) {
+    PyErr_Clear();
+    throw nb::value_error("text is not encodable as UTF-8 (lone surrogate?)");
+  }
+  return std::string_view(data, static_cast<size_t>(size));
+}
+
+nb::list ToList(const std::vector<int32_t>& ids) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
+  if (list == nullptr) throw nb::python_error();
+  for (size_t i = 0; i < ids.size(); ++i) {
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyLong_FromLong(ids[i]));
+  }
+  return nb::steal<nb::list>(list);
+}
+
+// Ids from Python ints: anything outside int32 is OUT_OF_RANGE (IndexError)
+// like an id that is merely not in the vocabulary.
+std::vector<int32_t> ToIds(const std::vector<int64_t>& ids) {
+  std::vector<int32_t> out(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] > INT32_MAX) {
+      ThrowStatus(
+          OutOfRangeError(StringPrintf("token id %lld is not in the vocabulary",
+                                       static_cast<long long>(ids[i]))));
+    }
+    out[i] = static_cast<int32_t>(ids[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+void BindTokenizer(nb::module_& m) {
+  nb::class_<tokenizer::DecodeStream>(
+      m, "_TokenizerDecodeStream",
+      "The native stream decoder (see ember.runtime.TokenizerDecodeStream).")
+      .def(
+          "feed",
+          [](tokenizer::DecodeStream& s,
+             const std::vector<int64_t>& token_ids) {
+            std::vector<int32_t> ids = ToIds(token_ids);
+            std::string text;
+            CheckStatus(s.Feed(ids, &text));
+            return text;
+          },
+          nb::arg("token_ids"))
+      .def(
+          "feed_one",
+          [](tokenizer::DecodeStream& s, int64_t token_id) {
+            std::vector<int32_t> ids = ToIds({token_id});
+            std::string text;
+            CheckStatus(s.Feed(ids, &text));
+            return text;
+          },
+          nb::arg("token_id"))
+      .def("finalize", [](tokenizer::DecodeStream& s) {
+        std::string text;
+        CheckStatus(s.Finalize(&text));
+        return text;
+      });
+  nb::class_<Tokenizer>(m, "_Tokenizer",
+                        "The native tokenizer (see ember.runtime.Tokenizer).")
+      .def_static(
+          "from_huggingface_json",
+          [](const std::string& json) {
+            auto result = [&] {
+              nb::gil_scoped_release release;
+              return Tokenizer::FromHuggingFaceJson(json);
+            }();
+            return Unwrap(std::move(result)).release();
+          },
+          nb::arg("json"), nb::rv_policy::take_ownership)
+      .def_static(
+          "from_file",
+          [](const std::string& path) {
+            auto result = [&] {
+              nb::gil_scoped_release release;
+              return Tokenizer::FromFile(path);
+            }();
+            return Unwrap(std::move(result)).release();
+          },
+          nb::arg("path"), nb::rv_policy::take_ownership)
+      .def(
+          "encode",
+          [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
+             bool no_special_token_matching) {
+            std::string_view utf8 = Utf8Of(text);
+            EncodeOptions options{add_special_tokens,
+                                  no_special_token_matching};
+            std::vector<int32_t> ids;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = t.Encode(utf8, options, &ids);
+            }
+            CheckStatus(status);
+            return ToList(ids);
+          },
+          nb::arg("text"), nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false)
+      .def(
+          "encode_batch",
+          [](const Tokenizer& t, const std::vector<nb::str>& texts,
+             bool add_special_tokens, bool no_special_token_matching,
+             unsigned threads) {
+            std::vector<std::string_view> views;
+            views.reserve(texts.size());
+            for (const nb::str& text : texts) views.push_back(Utf8Of(text));
+            EncodeOptions options{add_special_tokens,
+                                  no_special_token_matching};
+            std::vector<std::vector<int32_t>> out;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = t.EncodeBatch(views, options, threads, &out);
+            }
+            CheckStatus(status);
+            nb::list result;
+            for (const auto& ids : out) result.append(ToList(ids));
+            return result;
+          },
+          nb::arg("texts"), nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false, nb::arg("threads") = 0)
+      .def(
+          "decode",
+          [](const Tokenizer& t, const std::vector<int64_t>& token_ids,
+             bool skip_special_tokens) {
+            std::vector<int32_t> ids = ToIds(token_ids);
+            auto text = [&] {
+              nb::gil_scoped_release release;
+              return t.Decode(ids, skip_special_tokens);
+            }();
+            return Unwrap(std::move(text));
+          },
+          nb::arg("token_ids"), nb::arg("skip_special_tokens") = false)
+      .def(
+          "decode_batch",
+          [](const Tokenizer& t, const std::vector<std::vector<int64_t>>& batch,
+             bool skip_special_tokens, unsigned threads) {
+            std::vector<std::vector<int32_t>> ids;
+            ids.reserve(batch.size());
+            for (const auto& one : batch) ids.push_back(ToIds(one));
+            std::vector<std::span<const int32_t>> spans(ids.begin(), ids.end());
+            std::vector<std::string> out;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = t.DecodeBatch(spans, skip_special_tokens, threads, &out);
+            }
+            CheckStatus(status);
+            return out;
+          },
+          nb::arg("batch"), nb::arg("skip_special_tokens") = false,
+          nb::arg("threads") = 0)
+      .def(
+          "decode_stream",
+          [](const Tokenizer& t, bool skip_special_tokens) {
+            return t.NewDecodeStream(skip_special_tokens).release();
+          },
+          nb::arg("skip_special_tokens") = false, nb::keep_alive<0, 1>(),
+          nb::rv_policy::take_ownership)
+      .def_prop_ro("vocab_size", &Tokenizer::vocab_size)
+      .def_prop_ro(
+          "model_type",
+          [](const Tokenizer& t) { return std::string(t.model_type()); })
+      .def(
+          "id_to_token",
+          [](const Tokenizer& t, int64_t id) -> std::optional<std::string> {
+            if (id < 0 || id > INT32_MAX) return std::nullopt;
+            auto token = t.IdToToken(static_cast<int32_t>(id));
+            if (!token) return std::nullopt;
+            return std::string(*token);
+          },
+          nb::arg("token_id"))
+      .def(
+          "token_to_id",
+          [](const Tokenizer& t, const nb::str& token)
+              -> std::optional<int32_t> { return t.TokenToId(Utf8Of(token)); },
+          nb::arg("token"))
+      .def_prop_ro("special_ids", &Tokenizer::SpecialIds);
+}
+#else
+void BindTokenizer(nb::module_& m) {}
+#endif
+
+}  // namespace ember::python
