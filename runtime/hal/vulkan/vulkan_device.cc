@@ -679,22 +679,17 @@ Result<Ref<Buffer>> VulkanDevice::QueueAlloca(const Ref<Fence>& wait,
     if (signal) signal->Fail(buffer.status());
     return buffer;
   }
-  EMBER_RETURN_IF_ERROR(
-      RecordAndEnqueue("alloca", wait, signal,
-                       [](Recorder&, Recording&) { return Status::Ok(); }));
+  CompleteOnHost(wait, signal, nullptr);
   return buffer;
 }
 
 Status VulkanDevice::QueueDealloca(const Ref<Fence>& wait,
                                    const Ref<Fence>& signal,
                                    const Ref<Buffer>& buffer) {
-  // The memory goes back with the last reference, which this submission
-  // holds until it completes (queued work may still use it).
-  return RecordAndEnqueue("dealloca", wait, signal,
-                          [&](Recorder& recorder, Recording&) {
-                            if (buffer) recorder.Keep(buffer);
-                            return Status::Ok();
-                          });
+  // The memory goes back with the last reference, held until the wait
+  // fence -- which orders every queued use of the buffer -- is reached.
+  CompleteOnHost(wait, signal, buffer);
+  return Status::Ok();
 }
 
 Status VulkanDevice::QueueFill(const Ref<Fence>& wait, const Ref<Fence>& signal,
@@ -754,8 +749,47 @@ Status VulkanDevice::QueueUpdate(const Ref<Fence>& wait,
 
 Status VulkanDevice::QueueBarrier(const Ref<Fence>& wait,
                                   const Ref<Fence>& signal) {
-  return RecordAndEnqueue("barrier", wait, signal,
-                          [](Recorder&, Recording&) { return Status::Ok(); });
+  CompleteOnHost(wait, signal, nullptr);
+  return Status::Ok();
+}
+
+void VulkanDevice::CompleteOnHost(const Ref<Fence>& wait,
+                                  const Ref<Fence>& signal,
+                                  Ref<RefCounted> keep) {
+  Fence::Timepoints timepoints;
+  if (wait) timepoints = wait->timepoints();
+  if (timepoints.empty()) {
+    if (signal) {
+      Status status = signal->Signal();
+      if (!status.ok()) signal->Fail(std::move(status));
+    }
+    return;
+  }
+  // Shared by one listener per timepoint; the last to run signals (unless
+  // one failed first) and, going, releases `keep`.
+  struct Pending {
+    Ref<Fence> signal;
+    Ref<RefCounted> keep;
+    std::atomic<size_t> remaining{0};
+    std::atomic<bool> failed{false};
+  };
+  auto pending = std::make_shared<Pending>();
+  pending->signal = signal;
+  pending->keep = std::move(keep);
+  pending->remaining.store(timepoints.size(), std::memory_order_relaxed);
+  for (const Fence::Timepoint& timepoint : timepoints) {
+    timepoint.semaphore->NotifyAt(
+        timepoint.value, [pending](const Status& status) {
+          if (!status.ok() && !pending->failed.exchange(true)) {
+            if (pending->signal) pending->signal->Fail(status);
+          }
+          if (pending->remaining.fetch_sub(1) == 1 && !pending->failed &&
+              pending->signal) {
+            Status signalled = pending->signal->Signal();
+            if (!signalled.ok()) pending->signal->Fail(std::move(signalled));
+          }
+        });
+  }
 }
 
 Status VulkanDevice::QueueExecute(const Ref<Fence>& wait,

@@ -368,6 +368,12 @@ class VulkanDevice final : public Device {
   Status Enqueue(const char* operation, const Ref<Fence>& wait,
                  const Ref<Fence>& signal,
                  Result<std::unique_ptr<Recording>> recording);
+  // A queue operation with no device work (alloca, dealloca, barrier):
+  // signals `signal` once `wait` is reached -- at once when it already is,
+  // else from the thread that reaches it -- without a submission, and
+  // holds `keep` until then. A failed wait fence fails `signal`.
+  static void CompleteOnHost(const Ref<Fence>& wait, const Ref<Fence>& signal,
+                             Ref<RefCounted> keep);
   template <typename Fn>
   Status RecordAndEnqueue(const char* operation, const Ref<Fence>& wait,
                           const Ref<Fence>& signal, Fn&& fn);
