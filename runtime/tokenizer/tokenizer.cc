@@ -1058,9 +1058,16 @@ Result<std::unique_ptr<Tokenizer>> Tokenizer::FromFile(
     // all is named for what it is not.
     size_t first = data.find_first_not_of(" \t\r\n");
     if (first == std::string::npos || data[first] != '{') {
-      return UnimplementedError(StringPrintf(
-          "'%s' is not a HuggingFace tokenizer.json (tiktoken files are not "
-          "implemented yet)",
+      // As iree.runtime tells them apart: a `.tiktoken` file is a rank
+      // file (not implemented here); anything else must be JSON.
+      if (path.size() >= 9 &&
+          path.compare(path.size() - 9, 9, ".tiktoken") == 0) {
+        return UnimplementedError(StringPrintf(
+            "'%s': tiktoken rank files are not implemented yet", path.c_str()));
+      }
+      return InvalidArgumentError(StringPrintf(
+          "'%s' is not a HuggingFace tokenizer.json (it does not start with "
+          "a JSON object)",
           path.c_str()));
     }
   }
