@@ -355,15 +355,20 @@ HalDevice CreateDriverDevice(const std::string& driver, const std::string& rest,
   const std::string context = "Error creating device '" + shown + "'";
   h::DeviceUri parsed = Unwrap(h::ParseDeviceUri(uri), context.c_str());
   if (!parsed.path.empty()) {
+    // A path the driver lists, or the index of one of its devices
+    // (`vulkan://0`); drivers whose devices have no paths (the CPU ones)
+    // take neither.
+    const std::vector<h::DeviceInfo> devices = DriverDevices(driver);
     bool known = false;
-    for (const h::DeviceInfo& device : DriverDevices(driver)) {
+    for (const h::DeviceInfo& device : devices) {
       known |= !device.path.empty() && device.path == parsed.path;
     }
-    // A path may also be a device index (`vulkan://0`), which the driver
-    // itself resolves.
+    const bool has_paths = !devices.empty() && !devices.front().path.empty();
     const bool index =
+        parsed.path.size() <= 9 &&
         parsed.path.find_first_not_of("0123456789") == std::string::npos;
-    if (!known && !index) {
+    if (!known &&
+        !(has_paths && index && std::stoul(parsed.path) < devices.size())) {
       ThrowStatus(NotFoundError("the " + driver + " driver has no device '" +
                                 parsed.path + "'"),
                   context.c_str());
