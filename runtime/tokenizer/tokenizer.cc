@@ -20,6 +20,36 @@ namespace ember::tokenizer {
 
 // ---- UTF-8 ------------------------------------------------------------------
 
+namespace {
+
+// For a byte >= 0x80 that can start a well-formed UTF-8 sequence (Unicode's
+// table 3-7): the sequence's width and the range its second byte must be
+// in. False for a byte that cannot start one.
+bool Utf8Lead(uint8_t b, size_t* width, uint8_t* lo, uint8_t* hi) {
+  *lo = 0x80;
+  *hi = 0xBF;
+  if (b >= 0xC2 && b <= 0xDF) {
+    *width = 2;
+  } else if (b == 0xE0) {
+    *width = 3, *lo = 0xA0;
+  } else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) {
+    *width = 3;
+  } else if (b == 0xED) {
+    *width = 3, *hi = 0x9F;
+  } else if (b == 0xF0) {
+    *width = 4, *lo = 0x90;
+  } else if (b >= 0xF1 && b <= 0xF3) {
+    *width = 4;
+  } else if (b == 0xF4) {
+    *width = 4, *hi = 0x8F;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool IsValidUtf8(std::string_view text) {
   const auto* s = reinterpret_cast<const uint8_t*>(text.data());
   size_t n = text.size(), i = 0;
@@ -30,22 +60,8 @@ bool IsValidUtf8(std::string_view text) {
       continue;
     }
     size_t w;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      w = 2;
-    } else if (b == 0xE0) {
-      w = 3, lo = 0xA0;
-    } else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) {
-      w = 3;
-    } else if (b == 0xED) {
-      w = 3, hi = 0x9F;
-    } else if (b == 0xF0) {
-      w = 4, lo = 0x90;
-    } else if (b >= 0xF1 && b <= 0xF3) {
-      w = 4;
-    } else if (b == 0xF4) {
-      w = 4, hi = 0x8F;
-    } else {
+    uint8_t lo, hi;
+    if (!Utf8Lead(b, &w, &lo, &hi)) {
       return false;
     }
     if (n - i < w || s[i + 1] < lo || s[i + 1] > hi) return false;
@@ -75,22 +91,8 @@ std::string Utf8Lossy(std::string_view bytes) {
       continue;
     }
     size_t w;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) {
-      w = 2;
-    } else if (b == 0xE0) {
-      w = 3, lo = 0xA0;
-    } else if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) {
-      w = 3;
-    } else if (b == 0xED) {
-      w = 3, hi = 0x9F;
-    } else if (b == 0xF0) {
-      w = 4, lo = 0x90;
-    } else if (b >= 0xF1 && b <= 0xF3) {
-      w = 4;
-    } else if (b == 0xF4) {
-      w = 4, hi = 0x8F;
-    } else {
+    uint8_t lo, hi;
+    if (!Utf8Lead(b, &w, &lo, &hi)) {
       out += kReplacement;
       ++i;
       continue;
