@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "runtime/base/endian.h"
+#include "runtime/hal/vulkan/executable_def.h"
 #include "runtime/testing/flat_writer.h"
 
 namespace ember::testing {
@@ -239,6 +240,37 @@ inline std::vector<uint8_t> BuildVulkanExecutable(
   StoreLE<uint64_t>(out.data() + 8, size);
   std::copy(archive.begin() + 4, archive.begin() + 4 + size, out.begin() + 64);
   return out;
+}
+
+// Two exports: "main" (module 0) on layout 0 -- one set of two storage
+// buffers, 12 push-constant bytes -- and "other" (module 1) on layout 1,
+// which uses both set layouts in reverse order (a storage buffer at binding
+// 3 and a uniform buffer array of 2; then the first set) and 32
+// push-constant bytes in two ranges. Tests adjust it.
+inline VulkanExecutableSpec TwoExportSpec() {
+  using namespace ember::hal::vulkan;  // the descriptor constants
+  VulkanExecutableSpec spec;
+  spec.shader_modules = {MinimalComputeSpirv("main"),
+                         MinimalComputeSpirv("other")};
+  spec.set_layouts = {
+      {{0, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute},
+       {1, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute}},
+      {{3, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute},
+       {0, kVulkanDescriptorUniformBuffer, 2, kVulkanStageCompute}},
+  };
+  spec.pipeline_layouts = {
+      {{0}, {{kVulkanStageCompute, 0, 12}}},
+      {{1, 0}, {{kVulkanStageCompute, 0, 8}, {kVulkanStageCompute, 16, 16}}},
+  };
+  VulkanPipelineSpec first;
+  first.entry_point = "main";
+  first.debug_name = "main";
+  VulkanPipelineSpec second;
+  second.shader_module = 1;
+  second.entry_point = "other";
+  second.pipeline_layout = 1;
+  spec.pipelines = {first, second};
+  return spec;
 }
 
 }  // namespace ember::testing

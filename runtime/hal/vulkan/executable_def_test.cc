@@ -25,30 +25,11 @@ using ember::testing::VulkanPipelineSpec;
 // Two exports on two modules; layout 1 uses both set layouts, in reverse
 // order, with a uniform buffer array of 2 and two push-constant ranges.
 VulkanExecutableSpec GoodSpec() {
-  VulkanExecutableSpec spec;
-  spec.shader_modules = {MinimalComputeSpirv("main"),
-                         MinimalComputeSpirv("other")};
-  spec.set_layouts = {
-      {{0, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute},
-       {1, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute}},
-      {{3, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute},
-       {0, kVulkanDescriptorUniformBuffer, 2, kVulkanStageCompute}},
-  };
-  spec.pipeline_layouts = {
-      {{0}, {{kVulkanStageCompute, 0, 12}}},
-      {{1, 0}, {{kVulkanStageCompute, 0, 8}, {kVulkanStageCompute, 16, 16}}},
-  };
-  VulkanPipelineSpec first;
-  first.entry_point = "main";
-  first.debug_name = "first_export";
-  first.source_file = "x.mlir";
-  first.source_line = 7;
-  VulkanPipelineSpec second;
-  second.shader_module = 1;
-  second.entry_point = "other";
-  second.pipeline_layout = 1;
-  second.subgroup_size = 32;
-  spec.pipelines = {first, second};
+  VulkanExecutableSpec spec = ember::testing::TwoExportSpec();
+  spec.pipelines[0].debug_name = "first_export";
+  spec.pipelines[0].source_file = "x.mlir";
+  spec.pipelines[0].source_line = 7;
+  spec.pipelines[1].subgroup_size = 32;
   return spec;
 }
 

@@ -24,34 +24,8 @@ using ember::testing::MinimalComputeSpirv;
 using ember::testing::VulkanExecutableSpec;
 using ember::testing::VulkanPipelineSpec;
 
-// Two exports: "main" on a layout with one set of two storage buffers and
-// 12 push-constant bytes, "other" on a layout with two sets (a storage
-// buffer at binding 3 and a uniform buffer array of 2; then the first set)
-// and 32 push-constant bytes in two ranges.
-VulkanExecutableSpec Spec() {
-  VulkanExecutableSpec spec;
-  spec.shader_modules = {MinimalComputeSpirv("main"),
-                         MinimalComputeSpirv("other")};
-  spec.set_layouts = {
-      {{0, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute},
-       {1, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute}},
-      {{3, kVulkanDescriptorStorageBuffer, 1, kVulkanStageCompute},
-       {0, kVulkanDescriptorUniformBuffer, 2, kVulkanStageCompute}},
-  };
-  spec.pipeline_layouts = {
-      {{0}, {{kVulkanStageCompute, 0, 12}}},
-      {{1, 0}, {{kVulkanStageCompute, 0, 8}, {kVulkanStageCompute, 16, 16}}},
-  };
-  VulkanPipelineSpec first;
-  first.entry_point = "main";
-  first.debug_name = "main";
-  VulkanPipelineSpec second;
-  second.shader_module = 1;
-  second.entry_point = "other";
-  second.pipeline_layout = 1;
-  spec.pipelines = {first, second};
-  return spec;
-}
+// Two exports on different layouts (vulkan_executable_builder.h).
+VulkanExecutableSpec Spec() { return ember::testing::TwoExportSpec(); }
 
 class VulkanExecutableTest : public ::testing::Test {
  protected:
