@@ -14,7 +14,8 @@
 # writers the parity tests check against iree.runtime): every entry kind,
 # ggml type and JSON form the readers accept, and a few they refuse.
 # vulkan_executable_fuzzer starts from small Vulkan executables written by
-# fuzz/vulkan_executable_seeds.py (no compiler output).
+# fuzz/vulkan_executable_seeds.py (no compiler output); the tokenizer
+# targets from small tokenizer.json files written by fuzz/tokenizer_seeds.py.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build/fuzz-seeds}"
@@ -137,6 +138,9 @@ PY
     ;;
   vulkan_executable_fuzzer)
     python3 "$root/fuzz/vulkan_executable_seeds.py" "$out"
+    ;;
+  tokenizer_loader_fuzzer | tokenizer_encode_fuzzer)
+    python3 "$root/fuzz/tokenizer_seeds.py" "$out"
     ;;
   *)
     # The corpora scripts/run_tests.sh compiles (3.13 and 3.11); the 3.13 one
