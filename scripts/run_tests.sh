@@ -143,7 +143,8 @@ if ! command -v clang++ >/dev/null ||
 fi
 fuzz_targets=(module_loader_fuzzer bytecode_verifier_fuzzer elf_module_fuzzer
   npy_reader_fuzzer irpa_parser_fuzzer gguf_parser_fuzzer
-  safetensors_parser_fuzzer vulkan_executable_fuzzer)
+  safetensors_parser_fuzzer vulkan_executable_fuzzer tokenizer_loader_fuzzer
+  tokenizer_encode_fuzzer)
 cmake -S . -B build/clang-fuzz -G Ninja "${launcher[@]}" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON -DEMBER_WERROR=ON \

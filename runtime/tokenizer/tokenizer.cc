@@ -1031,6 +1031,20 @@ Result<std::unique_ptr<Tokenizer>> Tokenizer::FromHuggingFaceJson(
   std::unique_ptr<Tokenizer> tokenizer(new Tokenizer());
   EMBER_RETURN_IF_ERROR(LoadHuggingFaceJson(json, tokenizer->pipeline_.get()),
                         "while loading a tokenizer.json");
+  // The template's special tokens are emitted by id as the file gives them;
+  // an id that names no token would come out of encode and then fail every
+  // decode. HF loads such a file; Ember refuses it (found by fuzzing).
+  for (const TemplateItem& item : tokenizer->pipeline_->single_template) {
+    for (int32_t id : item.ids) {
+      if (!tokenizer->IdToToken(id)) {
+        return InvalidArgumentError(
+            "post_processor TemplateProcessing: special token id " +
+            std::to_string(id) +
+            " is neither in the vocabulary nor an added token; while "
+            "loading a tokenizer.json");
+      }
+    }
+  }
   return tokenizer;
 }
 

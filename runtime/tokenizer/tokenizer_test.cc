@@ -323,5 +323,38 @@ TEST(TokenizerTest, DecodeStreamWaitsForTheRestOfAUtf8Sequence) {
   EXPECT_EQ(DecidedUtf8PrefixForTest("\xFF"), 1u);
 }
 
+// A template whose special token id names no token is refused at load
+// (encode would emit an id that every decode then rejects). Found by
+// tokenizer_loader_fuzzer.
+TEST(TokenizerTest, TemplateIdsMustNameTokens) {
+  std::string json(kByteLevel);
+  const std::string with_template =
+      R"("post_processor": {"type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
+                   {"Sequence": {"id": "A", "type_id": 0}}],
+        "pair": [], "special_tokens": {"<s>": {"id": "<s>", "ids": [ID],
+                                               "tokens": ["<s>"]}}},)";
+  const size_t at = json.find(R"("post_processor": null,)");
+  ASSERT_NE(at, std::string::npos);
+  auto with_id = [&](const char* id) {
+    std::string text = with_template;
+    text.replace(text.find("ID"), 2, id);
+    std::string changed = json;
+    changed.replace(at, std::string(R"("post_processor": null,)").size(), text);
+    return Tokenizer::FromHuggingFaceJson(changed);
+  };
+  auto good = with_id("9");  // the added <|eot|>
+  ASSERT_TRUE(good.ok()) << good.status().ToString();
+  EncodeOptions options;
+  options.add_special_tokens = true;
+  auto ids = (*good)->Encode("hi", options);
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, (std::vector<int32_t>{9, 4}));
+  auto bad = with_id("7");  // no token has id 7
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.status().message().find("special token id 7"),
+            std::string_view::npos);
+}
+
 }  // namespace
 }  // namespace ember::tokenizer
