@@ -292,17 +292,27 @@ VulkanBuffer::~VulkanBuffer() {
   if (import_release_) import_release_();
 }
 
-Status VulkanBuffer::FlushAllocation(uint64_t offset, uint64_t length) {
-  if (coherent_ || !mapped_ || length == 0) return Status::Ok();
-  // Ranges must be multiples of nonCoherentAtomSize, or reach the end.
-  const uint64_t atom =
-      std::max<uint64_t>(1, context_->properties().limits.nonCoherentAtomSize);
+// The range of `memory` to flush or invalidate for [offset, offset +
+// length): Vulkan wants multiples of nonCoherentAtomSize, or the end.
+static VkMappedMemoryRange AtomAlignedRange(VkDeviceMemory memory,
+                                            uint64_t atom_size,
+                                            uint64_t memory_size,
+                                            uint64_t offset, uint64_t length) {
+  const uint64_t atom = std::max<uint64_t>(1, atom_size);
   VkMappedMemoryRange range = {};
   range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-  range.memory = memory_;
+  range.memory = memory;
   range.offset = offset / atom * atom;
   const uint64_t end = (offset + length + atom - 1) / atom * atom;
-  range.size = end >= vk_size_ ? VK_WHOLE_SIZE : end - range.offset;
+  range.size = end >= memory_size ? VK_WHOLE_SIZE : end - range.offset;
+  return range;
+}
+
+Status VulkanBuffer::FlushAllocation(uint64_t offset, uint64_t length) {
+  if (coherent_ || !mapped_ || length == 0) return Status::Ok();
+  const VkMappedMemoryRange range = AtomAlignedRange(
+      memory_, context_->properties().limits.nonCoherentAtomSize, vk_size_,
+      offset, length);
   EMBER_VK_RETURN_IF_ERROR(
       context_->api().vkFlushMappedMemoryRanges(context_->device(), 1, &range),
       "vkFlushMappedMemoryRanges");
@@ -311,14 +321,9 @@ Status VulkanBuffer::FlushAllocation(uint64_t offset, uint64_t length) {
 
 Status VulkanBuffer::InvalidateAllocation(uint64_t offset, uint64_t length) {
   if (coherent_ || !mapped_ || length == 0) return Status::Ok();
-  const uint64_t atom =
-      std::max<uint64_t>(1, context_->properties().limits.nonCoherentAtomSize);
-  VkMappedMemoryRange range = {};
-  range.sType = VK_STRUCTURE_TYPE_MAPPED_MEMORY_RANGE;
-  range.memory = memory_;
-  range.offset = offset / atom * atom;
-  const uint64_t end = (offset + length + atom - 1) / atom * atom;
-  range.size = end >= vk_size_ ? VK_WHOLE_SIZE : end - range.offset;
+  const VkMappedMemoryRange range = AtomAlignedRange(
+      memory_, context_->properties().limits.nonCoherentAtomSize, vk_size_,
+      offset, length);
   EMBER_VK_RETURN_IF_ERROR(context_->api().vkInvalidateMappedMemoryRanges(
                                context_->device(), 1, &range),
                            "vkInvalidateMappedMemoryRanges");
