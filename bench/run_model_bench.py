@@ -102,11 +102,20 @@ def find_tool(name: str, explicit: str | None) -> str:
 
 def benchmark(tool: str, module: Path, name: str, device: str,
               repetitions: int) -> tuple[float, float]:
+    return benchmark_median(tool, module, name, DEVICES[device], CALLS[name],
+                            repetitions)
+
+
+def benchmark_median(tool: str, module: Path, name: str,
+                     device_flags: list[str], calls: int,
+                     repetitions: int) -> tuple[float, float]:
+    """(wall ms, CPU ms) per call: the median of `repetitions` runs of
+    `calls` calls of model `name` by `tool` (an *-benchmark-module)."""
     function, inputs = models.INPUTS[name]
     cmd = [tool, f"--module={module}", f"--function={function}",
-           *[f"--input={value}" for value in inputs], *DEVICES[device],
+           *[f"--input={value}" for value in inputs], *device_flags,
            f"--benchmark_repetitions={repetitions}",
-           f"--benchmark_min_time={CALLS[name]}x", "--benchmark_format=json"]
+           f"--benchmark_min_time={calls}x", "--benchmark_format=json"]
     report = json.loads(run(cmd).stdout)
     scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
     for row in report["benchmarks"]:

@@ -51,7 +51,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 import models  # noqa: E402
 import report  # noqa: E402
-from run_model_bench import find_tool, fmt  # noqa: E402
+from run_model_bench import benchmark_median, find_tool, fmt  # noqa: E402
 
 CACHE_DIR = REPO / "build" / "bench" / "vulkan-models"
 COMPILE_FLAGS = ["--iree-hal-target-device=vulkan"]
@@ -66,18 +66,8 @@ run = report.run
 
 def benchmark(tool: str, module: Path, name: str, device: str,
               calls: int, repetitions: int) -> tuple[float, float]:
-    function, inputs = models.INPUTS[name]
-    cmd = [tool, f"--module={module}", f"--function={function}",
-           *[f"--input={value}" for value in inputs], f"--device={device}",
-           f"--benchmark_repetitions={repetitions}",
-           f"--benchmark_min_time={calls}x", "--benchmark_format=json"]
-    data = json.loads(run(cmd).stdout)
-    scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-    for row in data["benchmarks"]:
-        if row.get("aggregate_name") == "median":
-            unit = scale[row["time_unit"]]
-            return row["real_time"] * unit, row["cpu_time"] * unit
-    raise SystemExit(f"no median row from {tool}")
+    return benchmark_median(tool, module, name, [f"--device={device}"],
+                            calls, repetitions)
 
 
 def check_results(ember_run: str, iree_run: str, module: Path, name: str,
