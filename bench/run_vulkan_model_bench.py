@@ -39,7 +39,6 @@ iree-benchmark-module) in --iree-bin, then PATH.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
