@@ -1,7 +1,18 @@
 // The parts of a loaded tokenizer (private to runtime/tokenizer/ and its
 // tests): one struct per `tokenizer.json` component this layer implements,
-// and the PCRE2 regex wrapper. hf_json.cc fills a Pipeline; tokenizer.cc
-// runs it. See docs/tokenizer.md for each component's exact behaviour.
+// and the PCRE2 regex wrapper. See docs/tokenizer.md for each component's
+// exact behaviour. One file per stage, each with its loader (json_util.h):
+//   text.cc            UTF-8, GPT-2's byte table, literal and regex replace
+//   regex.cc           Regex (PCRE2) and the Oniguruma translation
+//   normalizers.cc     Normalizer, Pipeline::Normalize
+//   added_tokens.cc    added tokens: loading, indexing, matching, EncodeText
+//   pre_tokenizers.cc  PreTokenizer, Pipeline::EncodeNormalizedPiece
+//   model_*.cc         the models (Model is their interface)
+//   post_processors.cc Pipeline::PostProcess
+//   decoders.cc        Decoder, RunDecoder, DecodeStream
+//   tiktoken.cc        tiktoken rank files
+//   hf_json.cc         the top of a tokenizer.json
+//   tokenizer.cc       the public Tokenizer
 #pragma once
 
 #include <cstdint>
@@ -116,7 +127,26 @@ class TokenTrie {
   std::vector<Node> nodes_{Node{}};
 };
 
-struct BpeModel {
+// A model turns one pre-tokenized word into ids. Implementations are
+// immutable after loading and called from any number of threads.
+class Model {
+ public:
+  virtual ~Model() = default;
+  // "BPE", "WordPiece", "Unigram" or "WordLevel" (`tokenizers`' names).
+  virtual std::string_view type() const = 0;
+  // Appends the ids of `word` (valid UTF-8, possibly empty).
+  virtual Status Tokenize(std::string_view word,
+                          std::vector<int32_t>* ids) const = 0;
+  virtual std::optional<std::string_view> IdToToken(int32_t id) const = 0;
+  virtual std::optional<int32_t> TokenToId(std::string_view token) const = 0;
+  // The number of tokens of the vocabulary.
+  virtual size_t VocabSize() const = 0;
+  // One past the largest id of the vocabulary (bounds added-token ids).
+  virtual size_t IdLimit() const = 0;
+};
+
+class BpeModel final : public Model {
+ public:
   StringIdMap vocab;
   std::vector<std::string> vocab_r;  // by id; "" where no token
   std::vector<uint8_t> has_id;       // by id
@@ -135,11 +165,18 @@ struct BpeModel {
   // Identifies this model in the per-thread word caches (never reused).
   uint64_t serial = 0;
 
+  BpeModel();
+  std::string_view type() const override { return "BPE"; }
   // Appends the ids of one word (short words through a per-thread cache;
   // the model is immutable, so a cached result stays right).
-  Status Tokenize(std::string_view word, std::vector<int32_t>* ids) const;
+  Status Tokenize(std::string_view word,
+                  std::vector<int32_t>* ids) const override;
   Status TokenizeUncached(std::string_view word,
                           std::vector<int32_t>* ids) const;
+  std::optional<std::string_view> IdToToken(int32_t id) const override;
+  std::optional<int32_t> TokenToId(std::string_view token) const override;
+  size_t VocabSize() const override { return vocab.size(); }
+  size_t IdLimit() const override { return vocab_r.size(); }
 };
 
 struct TemplateItem {
@@ -148,7 +185,7 @@ struct TemplateItem {
 };
 
 struct Pipeline {
-  BpeModel model;
+  std::unique_ptr<Model> model;
   std::vector<AddedToken> added;  // by index
   std::unordered_map<int32_t, size_t> added_by_id;
   StringIdMap added_by_content;
@@ -162,11 +199,19 @@ struct Pipeline {
   std::vector<TemplateItem> single_template;
   bool has_template = false;
 
+  // normalizers.cc
   Status Normalize(std::string_view in, std::string* out) const;
+  // added_tokens.cc: the ids of `text`, before post-processing.
   Status EncodeText(std::string_view text, const EncodeOptions& options,
                     std::vector<int32_t>* ids) const;
-  Status EncodeNormalizedPiece(std::string_view piece,
+  // pre_tokenizers.cc: pre-tokenizes one normalized piece and runs the model
+  // on each word. `at_start`: the piece begins the text (offset 0 of the
+  // original), which Metaspace's prepend_scheme "first" needs.
+  Status EncodeNormalizedPiece(std::string_view piece, bool at_start,
                                std::vector<int32_t>* ids) const;
+  // post_processors.cc: with add_special_tokens, what the post-processor
+  // adds around the ids of one sequence.
+  Status PostProcess(std::vector<int32_t>* ids) const;
   std::optional<std::string_view> IdToToken(int32_t id) const;
 };
 
@@ -185,6 +230,24 @@ size_t DecidedUtf8PrefixForTest(std::string_view bytes);
 
 // The loader (hf_json.cc).
 Status LoadHuggingFaceJson(std::string_view json, Pipeline* pipeline);
+
+// Runs one decoder of the chain over the token strings (decoders.cc).
+Status RunDecoder(const Decoder& decoder, std::vector<std::string>* tokens);
+
+// The ByteLevel words of one piece, mapped to GPT-2's characters, passed to
+// `on_word` (a view valid during the call) (pre_tokenizers.cc).
+Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
+                      const std::function<Status(std::string_view)>& on_word);
+
+// The code point at `s[i]` (valid UTF-8) and its length in bytes.
+uint32_t DecodeCodePoint(std::string_view s, size_t i, size_t* length);
+void AppendCodePoint(uint32_t c, std::string* out);
+// Every occurrence of `pattern` (non-empty) replaced by `content`.
+void ReplaceAll(std::string_view in, std::string_view pattern,
+                std::string_view content, std::string* out);
+// Every match of `regex` replaced by `content`.
+Status RegexReplace(const Regex& regex, std::string_view in,
+                    std::string_view content, std::string* out);
 
 // GPT-2's byte <-> printable character table (docs/tokenizer.md
 // "ByteLevel").

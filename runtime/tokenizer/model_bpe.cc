@@ -1,0 +1,341 @@
+// The BPE model: merges by rank over the characters of a word, with byte
+// fallback and unknown tokens (docs/tokenizer.md "BPE").
+#include <algorithm>
+#include <atomic>
+#include <queue>
+
+#include "runtime/tokenizer/json_util.h"
+
+namespace ember::tokenizer {
+
+namespace {
+
+// Words repeat (" the", "\n", "    "), so each thread remembers the ids of
+// the short words it tokenized lately, for one model at a time.
+struct WordCache {
+  uint64_t serial = 0;
+  std::unordered_map<std::string, std::vector<int32_t>, StringHash,
+                     std::equal_to<>>
+      words;
+};
+constexpr size_t kCacheMaxWordBytes = 64;
+constexpr size_t kCacheMaxWords = 16384;
+
+}  // namespace
+
+Status BpeModel::Tokenize(std::string_view word,
+                          std::vector<int32_t>* ids) const {
+  if (word.size() > kCacheMaxWordBytes) return TokenizeUncached(word, ids);
+  thread_local WordCache cache;
+  if (cache.serial != serial) {
+    cache.words.clear();
+    cache.serial = serial;
+  }
+  auto it = cache.words.find(word);
+  if (it != cache.words.end()) {
+    ids->insert(ids->end(), it->second.begin(), it->second.end());
+    return Status::Ok();
+  }
+  size_t first = ids->size();
+  EMBER_RETURN_IF_ERROR(TokenizeUncached(word, ids));
+  if (cache.words.size() >= kCacheMaxWords) cache.words.clear();
+  cache.words.emplace(std::string(word),
+                      std::vector<int32_t>(ids->begin() + first, ids->end()));
+  return Status::Ok();
+}
+
+Status BpeModel::TokenizeUncached(std::string_view word,
+                                  std::vector<int32_t>* ids) const {
+  if (word.empty()) return Status::Ok();
+  if (ignore_merges) {
+    auto it = vocab.find(word);
+    if (it != vocab.end()) {
+      ids->push_back(it->second);
+      return Status::Ok();
+    }
+  }
+  // The symbols of the word, one per character before any merge, as a
+  // doubly linked list (`tokenizers`' Word).
+  struct Symbol {
+    int32_t id;
+    int32_t prev, next;
+    bool live;
+  };
+  std::vector<Symbol> symbols;
+  symbols.reserve(word.size());
+  auto push = [&](int32_t id) {
+    auto index = static_cast<int32_t>(symbols.size());
+    symbols.push_back({id, index - 1, index + 1, true});
+  };
+  int32_t unk_id = -1;
+  bool unk_pending = false;
+  std::string key;
+  for (size_t i = 0; i < word.size();) {
+    size_t w = Utf8Length(static_cast<uint8_t>(word[i]));
+    size_t end = std::min(i + w, word.size());
+    bool is_first = i == 0, is_last = end == word.size();
+    std::string_view s = word.substr(i, end - i);
+    if ((!is_first && !continuing_subword_prefix.empty()) ||
+        (is_last && !end_of_word_suffix.empty())) {
+      key.clear();
+      if (!is_first) key += continuing_subword_prefix;
+      key += s;
+      if (is_last) key += end_of_word_suffix;
+      s = key;
+    }
+    auto it = vocab.find(s);
+    if (it != vocab.end()) {
+      if (unk_pending) {
+        push(unk_id);
+        unk_pending = false;
+      }
+      push(it->second);
+    } else {
+      bool done = false;
+      if (byte_fallback) {
+        bool all = true;
+        for (char ch : s) all = all && byte_ids[static_cast<uint8_t>(ch)] >= 0;
+        if (all) {
+          // `tokenizers` emits these without flushing a pending unk first.
+          for (char ch : s) push(byte_ids[static_cast<uint8_t>(ch)]);
+          done = true;
+        }
+      }
+      if (!done && has_unk) {
+        auto unk = vocab.find(unk_token);
+        if (unk == vocab.end()) {
+          return InvalidArgumentError(
+              StringPrintf("BPE unk_token \"%s\" is not in the vocabulary",
+                           unk_token.c_str()));
+        }
+        if (unk_pending && !fuse_unk) push(unk_id);
+        unk_id = unk->second;
+        unk_pending = true;
+      }
+    }
+    i = end;
+  }
+  if (unk_pending) push(unk_id);
+  if (symbols.empty()) return Status::Ok();
+  symbols.back().next = -1;
+
+  // Merges, lowest rank first and leftmost among equal ranks; an entry is
+  // stale when its pair changed since it was queued.
+  struct Merge {
+    uint32_t rank;
+    int32_t pos;
+    int32_t new_id;
+    bool operator<(const Merge& other) const {
+      if (rank != other.rank) return rank > other.rank;
+      return pos > other.pos;
+    }
+  };
+  auto lookup = [&](int32_t a,
+                    int32_t b) -> const std::pair<uint32_t, int32_t>* {
+    auto it =
+        merges.find((static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) |
+                    static_cast<uint32_t>(b));
+    return it == merges.end() ? nullptr : &it->second;
+  };
+  std::priority_queue<Merge> queue;
+  for (size_t i = 0; i + 1 < symbols.size(); ++i) {
+    if (auto* m = lookup(symbols[i].id, symbols[i + 1].id)) {
+      queue.push({m->first, static_cast<int32_t>(i), m->second});
+    }
+  }
+  while (!queue.empty()) {
+    Merge top = queue.top();
+    queue.pop();
+    Symbol& cur = symbols[top.pos];
+    if (!cur.live || cur.next < 0) continue;
+    Symbol& right = symbols[cur.next];
+    auto* m = lookup(cur.id, right.id);
+    if (m == nullptr || m->second != top.new_id) continue;
+    cur.id = top.new_id;
+    right.live = false;
+    cur.next = right.next;
+    if (cur.next >= 0) symbols[cur.next].prev = top.pos;
+    if (cur.prev >= 0) {
+      if (auto* p = lookup(symbols[cur.prev].id, cur.id)) {
+        queue.push({p->first, cur.prev, p->second});
+      }
+    }
+    if (cur.next >= 0) {
+      if (auto* n = lookup(cur.id, symbols[cur.next].id)) {
+        queue.push({n->first, top.pos, n->second});
+      }
+    }
+  }
+  for (int32_t i = 0; i >= 0; i = symbols[i].next)
+    ids->push_back(symbols[i].id);
+  return Status::Ok();
+}
+
+BpeModel::BpeModel() {
+  static std::atomic<uint64_t> next_serial{1};
+  serial = next_serial.fetch_add(1);
+  std::fill(std::begin(byte_ids), std::end(byte_ids), -1);
+}
+
+std::optional<std::string_view> BpeModel::IdToToken(int32_t id) const {
+  if (id >= 0 && static_cast<size_t>(id) < has_id.size() && has_id[id]) {
+    return std::string_view(vocab_r[id]);
+  }
+  return std::nullopt;
+}
+
+std::optional<int32_t> BpeModel::TokenToId(std::string_view token) const {
+  auto it = vocab.find(token);
+  if (it == vocab.end()) return std::nullopt;
+  return it->second;
+}
+
+Result<std::unique_ptr<Model>> LoadBpeModel(const object& o) {
+  auto model = std::make_unique<BpeModel>();
+  BpeModel& m = *model;
+  constexpr std::string_view kWhere = "model BPE";
+  element dropout;
+  if (Field(o, "dropout", &dropout) && !dropout.is_null()) {
+    double v = 0;
+    if (dropout.get_double().get(v) != simdjson::SUCCESS || v != 0.0) {
+      return UnimplementedError(
+          "tokenizer.json model BPE \"dropout\" is not implemented");
+    }
+  }
+  EMBER_ASSIGN_OR_RETURN(std::string_view unk,
+                         GetOptionalString(o, "unk_token", kWhere));
+  m.has_unk = !IsNullOrAbsent(o, "unk_token");
+  m.unk_token = unk;
+  EMBER_ASSIGN_OR_RETURN(
+      std::string_view prefix,
+      GetOptionalString(o, "continuing_subword_prefix", kWhere));
+  m.continuing_subword_prefix = prefix;
+  EMBER_ASSIGN_OR_RETURN(std::string_view suffix,
+                         GetOptionalString(o, "end_of_word_suffix", kWhere));
+  m.end_of_word_suffix = suffix;
+  EMBER_ASSIGN_OR_RETURN(m.fuse_unk, GetBool(o, "fuse_unk", kWhere, false));
+  EMBER_ASSIGN_OR_RETURN(m.byte_fallback,
+                         GetBool(o, "byte_fallback", kWhere, false));
+  EMBER_ASSIGN_OR_RETURN(m.ignore_merges,
+                         GetBool(o, "ignore_merges", kWhere, false));
+
+  // The vocabulary: token -> id. Ids must be distinct and dense enough that
+  // the id -> token table stays proportional to the file.
+  element ve;
+  object vocab;
+  if (!Field(o, "vocab", &ve) ||
+      ve.get_object().get(vocab) != simdjson::SUCCESS) {
+    return InvalidArgumentError(
+        "model BPE: \"vocab\" is missing or not an object");
+  }
+  size_t count = vocab.size();
+  if (count > Tokenizer::kMaxVocab) {
+    return ResourceExhaustedError(
+        StringPrintf("model BPE: %zu tokens, over the limit of %zu", count,
+                     Tokenizer::kMaxVocab));
+  }
+  const uint64_t max_id = std::min<uint64_t>(
+      2 * static_cast<uint64_t>(count) + 65536, INT32_MAX - 1);
+  m.vocab.reserve(count);
+  for (auto field : vocab) {
+    uint64_t id = 0;
+    if (field.value.get_uint64().get(id) != simdjson::SUCCESS || id > max_id) {
+      return InvalidArgumentError(StringPrintf(
+          "model BPE: the id of token \"%.*s\" is not an integer in [0, %llu]",
+          static_cast<int>(std::min<size_t>(field.key.size(), 64)),
+          field.key.data(), static_cast<unsigned long long>(max_id)));
+    }
+    if (!m.vocab.emplace(std::string(field.key), static_cast<int32_t>(id))
+             .second) {
+      return InvalidArgumentError(StringPrintf(
+          "model BPE: token \"%.*s\" appears twice in the vocabulary",
+          static_cast<int>(std::min<size_t>(field.key.size(), 64)),
+          field.key.data()));
+    }
+    if (id >= m.vocab_r.size()) {
+      m.vocab_r.resize(id + 1);
+      m.has_id.resize(id + 1, 0);
+    }
+    if (m.has_id[id]) {
+      return InvalidArgumentError(
+          StringPrintf("model BPE: id %llu is given to two tokens",
+                       static_cast<unsigned long long>(id)));
+    }
+    m.has_id[id] = 1;
+    m.vocab_r[id] = std::string(field.key);
+  }
+  std::fill(std::begin(m.byte_ids), std::end(m.byte_ids), -1);
+  for (int b = 0; b < 256; ++b) {
+    auto it = m.vocab.find(StringPrintf("<0x%02X>", b));
+    if (it != m.vocab.end()) m.byte_ids[b] = it->second;
+  }
+
+  // The merges, by rank: "a b" strings or [a, b] pairs. The merged token
+  // is a + b (b without the continuing-subword prefix); all three must be
+  // in the vocabulary. A repeated pair keeps its last rank, as a Rust
+  // HashMap built from the list does.
+  element me;
+  array merges;
+  if (!Field(o, "merges", &me) ||
+      me.get_array().get(merges) != simdjson::SUCCESS) {
+    return InvalidArgumentError(
+        "model BPE: \"merges\" is missing or not an array");
+  }
+  if (merges.size() > Tokenizer::kMaxMerges) {
+    return ResourceExhaustedError(
+        StringPrintf("model BPE: %zu merges, over the limit of %zu",
+                     merges.size(), Tokenizer::kMaxMerges));
+  }
+  m.merges.reserve(merges.size());
+  uint32_t rank = 0;
+  std::string merged;
+  for (element entry : merges) {
+    std::string_view a, b, line;
+    array pair;
+    if (entry.get_string().get(line) == simdjson::SUCCESS) {
+      size_t space = line.find(' ');
+      if (space == std::string_view::npos ||
+          line.find(' ', space + 1) != std::string_view::npos) {
+        return InvalidArgumentError(StringPrintf(
+            "model BPE: merge %u is not two tokens separated by one space",
+            rank + 1));
+      }
+      a = line.substr(0, space);
+      b = line.substr(space + 1);
+    } else if (entry.get_array().get(pair) == simdjson::SUCCESS &&
+               pair.size() == 2 &&
+               pair.at(0).get_string().get(a) == simdjson::SUCCESS &&
+               pair.at(1).get_string().get(b) == simdjson::SUCCESS) {
+    } else {
+      return InvalidArgumentError(StringPrintf(
+          "model BPE: merge %u is neither \"a b\" nor [\"a\", \"b\"]",
+          rank + 1));
+    }
+    auto ia = m.vocab.find(a);
+    auto ib = m.vocab.find(b);
+    std::string_view b_tail = b;
+    if (!m.continuing_subword_prefix.empty() &&
+        b_tail.substr(0, m.continuing_subword_prefix.size()) ==
+            m.continuing_subword_prefix) {
+      b_tail.remove_prefix(m.continuing_subword_prefix.size());
+    }
+    merged.assign(a);
+    merged.append(b_tail);
+    auto im = m.vocab.find(merged);
+    if (ia == m.vocab.end() || ib == m.vocab.end() || im == m.vocab.end()) {
+      return InvalidArgumentError(StringPrintf(
+          "model BPE: merge %u (\"%.*s\" + \"%.*s\") names a token that is not "
+          "in the vocabulary",
+          rank + 1, static_cast<int>(std::min<size_t>(a.size(), 64)), a.data(),
+          static_cast<int>(std::min<size_t>(b.size(), 64)), b.data()));
+    }
+    uint64_t key =
+        (static_cast<uint64_t>(static_cast<uint32_t>(ia->second)) << 32) |
+        static_cast<uint32_t>(ib->second);
+    m.merges[key] = {rank, im->second};
+    ++rank;
+  }
+  return std::unique_ptr<Model>(std::move(model));
+}
+
+}  // namespace ember::tokenizer
