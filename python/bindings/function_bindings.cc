@@ -13,13 +13,14 @@
 //    `HalBufferView`s and `DeviceArray`s pass their buffer view. A host
 //    array with the buffer protocol (numpy, or anything else that exports
 //    one) becomes a buffer view:
-//    - imported without a copy when it is C-contiguous, writable, 64-byte
-//      aligned (the alignment compiled code assumes for bindings) and of an
-//      element type the HAL names; the HAL buffer holds the Py_buffer, so
-//      the array's owner lives as long as the buffer does
-//      (python_owner.h says how it is given back);
-//    - copied once otherwise: a read-only array is never written through,
-//      and strided or unaligned data cannot be bound.
+//    copied once, always (as iree.runtime does): compiled code may update an
+//    argument's buffer in place (IREE elides the copy before an in-place
+//    update of a value with one use, e.g. a tensor.insert_slice into an
+//    argument; docs/serving.md "Inputs from Ray's object store"), so an
+//    imported array could come back changed. Zero-copy inputs are explicit:
+//    DeviceArrays, HalBufferViews, DLPack imports and
+//    HalAllocator.import_host_allocation, whose memory the program may
+//    write as IREE's own tools allow.
 //    Everything else (lists, tuples, dicts, objects with only `__array__`
 //    or `__dlpack__`, dtypes without a buffer format such as bfloat16) goes
 //    through the Python helpers the runtime package registers, so both
@@ -30,10 +31,7 @@
 //    the call waits for the signal, still without the GIL.
 // 3. Results: values become ints and floats, buffer views new DeviceArrays
 //    (made directly, not through Python's `__init__`), other refs VmRefs. A
-//    result that is one of the caller's imported arrays (a function that
-//    returns its argument) is copied, so that a result never aliases the
-//    caller's memory -- what callers of iree.runtime, which copies every
-//    input, can rely on.
+//    result never aliases the caller's host arrays, since they were copied.
 //
 // `DeviceArray.__array__` / `to_host()` map a host-visible result once and
 // return a numpy array over the mapping (no copy) that keeps the buffer
@@ -402,14 +400,11 @@ constexpr h::MemoryType kArgumentMemoryType = h::MemoryType::kDeviceLocal;
 constexpr h::BufferUsage kArgumentUsage =
     h::BufferUsage::kDefault | h::BufferUsage::kMapping;
 
-// What one call accumulates besides its arguments.
-struct CallState {
-  // Buffers imported from the caller's arrays: results must not alias them,
-  // and holding them here until the call returns (with the GIL) lets the
-  // last reference, and with it the array's release, usually go on this
-  // thread with the GIL held instead of through the release queue.
-  SmallVector<Ref<h::Buffer>, 4> imported;
-};
+// What one call accumulates besides its arguments: nothing today (host
+// arrays are copied, so no result can alias them); the synchronous and the
+// asynchronous paths pass it through for state a call must hold until its
+// results are unpacked.
+struct CallState {};
 
 // Where an argument is, for messages: "argument 0 of 'main'" ("0[1]" for
 // an element of a list argument).
@@ -459,36 +454,23 @@ Ref<h::BufferView> ImportHostArray(NativeInvoker& self, nb::handle object,
   params.usage = kArgumentUsage;
   h::Allocator& allocator = self.device->allocator();
   const bool contiguous = PyBuffer_IsContiguous(view.get(), 'C') != 0;
-  const bool aligned =
-      reinterpret_cast<uintptr_t>(view->buf) % h::kBufferAlignment == 0;
   Ref<h::Buffer> buffer;
-  std::span<uint8_t> bytes(static_cast<uint8_t*>(view->buf),
-                           static_cast<size_t>(view->len));
-  if (contiguous && aligned && !view->readonly && view->len > 0 &&
-      allocator.CanImport(params, bytes)) {
-    Py_buffer* held = view.release();
+  const auto length = static_cast<uint64_t>(view->len);
+  if (contiguous) {
+    // Copied as it is allocated: each page is touched once.
     buffer = UnwrapFor(
-        allocator.Import(params, bytes, [held] { ReleasePythonBuffer(held); }),
-        "could not import", self, index);
-    state.imported.push_back(buffer);
+        allocator.AllocateCopy(
+            params, std::span<const uint8_t>(
+                        static_cast<const uint8_t*>(view->buf), length)),
+        "could not allocate", self, index);
   } else {
-    const auto length = static_cast<uint64_t>(view->len);
-    if (contiguous) {
-      // Copied as it is allocated: each page is touched once.
-      buffer = UnwrapFor(
-          allocator.AllocateCopy(
-              params, std::span<const uint8_t>(
-                          static_cast<const uint8_t*>(view->buf), length)),
-          "could not allocate", self, index);
-    } else {
-      std::vector<uint8_t> packed(static_cast<size_t>(length));
-      if (length > 0 && PyBuffer_ToContiguous(packed.data(), view.get(),
-                                              view->len, 'C') != 0) {
-        throw nb::python_error();
-      }
-      buffer = UnwrapFor(allocator.AllocateCopy(params, packed),
-                         "could not allocate", self, index);
+    std::vector<uint8_t> packed(static_cast<size_t>(length));
+    if (length > 0 &&
+        PyBuffer_ToContiguous(packed.data(), view.get(), view->len, 'C') != 0) {
+      throw nb::python_error();
     }
+    buffer = UnwrapFor(allocator.AllocateCopy(params, packed),
+                       "could not allocate", self, index);
   }
   Result<Ref<h::BufferView>> buffer_view = h::BufferView::Create(
       std::move(buffer), std::span<const int64_t>(shape.data(), shape.size()),
@@ -646,43 +628,12 @@ void CheckDeclared(const NativeInvoker& self, const vm::Variant& packed,
   CheckDeclaredShape(self, *view, index);
 }
 
-// A buffer view result that aliases one of the caller's imported arrays,
-// copied; any other view unchanged.
-Ref<h::BufferView> Unaliased(NativeInvoker& self, Ref<h::BufferView> view,
-                             const CallState& state) {
-  const h::Buffer* allocated = &view->buffer()->allocated_buffer();
-  bool aliases = false;
-  for (const Ref<h::Buffer>& imported : state.imported) {
-    aliases |= imported.get() == allocated;
-  }
-  if (!aliases) return view;
-  h::Buffer& source = *view->buffer();
-  // An imported caller's array: host memory, mappable.
-  h::BufferMapping mapping =
-      Unwrap(source.Map(h::MappingMode::kScoped, h::MemoryAccess::kRead, 0,
-                        source.byte_length()),
-             "copying a result");
-  std::span<const uint8_t> bytes = mapping.contents();
-  h::BufferParams params;
-  params.type = source.memory_type();
-  params.usage = source.allowed_usage();
-  Ref<h::Buffer> copy = Unwrap(
-      self.device->allocator().AllocateCopy(params, bytes), "copying a result");
-  return Unwrap(
-      h::BufferView::Create(std::move(copy), view->shape(),
-                            view->element_type(), view->encoding_type()),
-      "copying a result");
-}
-
 nb::object Unpack(NativeInvoker& self, vm::Variant& result,
                   const CallState& state) {
   if (result.is_value()) return ValueToPython(result.value());
   if (!result.is_ref()) return nb::none();
   vm::VmRef ref = result.TakeRef();
   if (Ref<h::BufferView> view = ref.RetainAs<h::BufferView>()) {
-    if (!state.imported.empty()) {
-      view = Unaliased(self, std::move(view), state);
-    }
     return NewDeviceArray(self.device_object, std::move(view));
   }
   return WrapRef(std::move(ref));
@@ -786,9 +737,7 @@ nb::object CallNative(NativeInvoker& self, PyObject* const* args,
         self, std::span<vm::Variant>(arguments.data(), arguments.size()),
         std::span<vm::Variant>(results.data(), results.size()));
     if (status.ok() && signal) status = signal->Wait(h::Timeout::Infinite());
-    // Dropped here, without the GIL. The imported arrays' buffers are still
-    // held by `state` and go when it does, with the GIL; a device that
-    // still holds one releases it later through python_owner.h's queue.
+    // Dropped here, without the GIL.
     arguments.clear();
   }
   if (!status.ok()) {
@@ -820,8 +769,8 @@ struct PendingCall {
   nb::object invoker;  // keeps the NativeInvoker (and its context) alive
   nb::object future;
   SmallVector<vm::Variant, 4> results;
-  CallState state;  // the imported arrays, for the aliasing check
-  Status status;    // the signal's outcome (written before the port's lock)
+  CallState state;
+  Status status;  // the signal's outcome (written before the port's lock)
 
   PendingCall() = default;
   PendingCall(const PendingCall&) = delete;
