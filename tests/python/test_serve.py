@@ -334,6 +334,52 @@ def test_compiled_batch_sizes_padded(modules):
                                                        np.float32)]))[:2])
 
 
+# A function that updates its input in place: IREE's compiler may write such
+# an update into the imported input buffer itself (docs/serving.md, "Inputs
+# from Ray's object store"), and nothing in the module's reflection tells it
+# from a function that only reads its inputs.
+IN_PLACE = """
+func.func @main(%x: tensor<1024xf32>, %y: tensor<4xf32>) -> tensor<1024xf32> {
+  %r = tensor.insert_slice %y into %x[8] [4] [1]
+      : tensor<4xf32> into tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+"""
+
+
+def _aligned(values: np.ndarray) -> np.ndarray:
+    """A 64-byte-aligned copy of `values` (the alignment under which a
+    writable array would be imported without a copy)."""
+    raw = np.empty(values.nbytes + 64, np.uint8)
+    offset = (-raw.ctypes.data) % 64
+    out = raw[offset:offset + values.nbytes].view(values.dtype)
+    out[...] = values
+    assert out.ctypes.data % 64 == 0
+    return out
+
+
+def test_read_only_inputs_are_never_written():
+    """Arrays from Ray's object store arrive read-only: Ember copies them,
+    so a function that updates an input in place leaves the caller's array
+    as it was (through EmberModel, what a replica runs, and batching)."""
+    vmfb = compile_mlir("serve_in_place", IN_PLACE)
+    model = EmberModel(vmfb, "main")
+    original = np.arange(1024, dtype=np.float32)
+    x = _aligned(original)
+    x.flags.writeable = False
+    y = np.full(4, -1.0, np.float32)
+    want = original.copy()
+    want[8:12] = y
+    assert_same(model.call(x, y), want)
+    assert_same(model.call(x, y), want)  # twice: the input was not changed
+    assert x.tobytes() == original.tobytes()
+    assert model.signature.inputs[0].dims == (1024,)  # nothing to stack
+    results = model.run_batch([(x, y), (x, y)])
+    for result in results:
+        assert_same(result, want)
+    assert x.tobytes() == original.tobytes()
+
+
 def test_parameterised_model(modules):
     model = EmberModel(modules["params"], "main",
                        parameters={"model": str(modules["weights"])})
