@@ -24,6 +24,20 @@
 
 namespace nb = nanobind;
 
+#ifdef EMBER_HAVE_TOKENIZER
+// The streams own their state (a DecodeStream holds unique_ptrs): never
+// copied, which nanobind otherwise infers from the declared copy
+// constructors.
+namespace nanobind::detail {
+template <>
+struct is_copy_constructible<ember::tokenizer::DecodeStream> : std::false_type {
+};
+template <>
+struct is_copy_constructible<ember::tokenizer::EncodeStream> : std::false_type {
+};
+}  // namespace nanobind::detail
+#endif
+
 namespace ember::python {
 
 #ifdef EMBER_HAVE_TOKENIZER
@@ -44,11 +58,38 @@ std::string_view Utf8Of(const nb::str& text) {
   return std::string_view(data, static_cast<size_t>(size));
 }
 
+// The Python int of an id. Making the lists of a batch is the part of
+// encode_batch that holds the GIL and runs on one thread; allocating an
+// int per id was most of it. Ids below kIntCacheSize are made once and
+// kept (at most 8 MiB, like CPython's own small-int cache, never freed);
+// the cache is only touched with the GIL held.
+constexpr size_t kIntCacheSize = size_t{1} << 18;
+
+PyObject* IdObject(int32_t id) {
+  static std::vector<PyObject*>* cache =
+      new std::vector<PyObject*>(kIntCacheSize, nullptr);
+  if (id < 0 || static_cast<size_t>(id) >= kIntCacheSize) {
+    return PyLong_FromLong(id);
+  }
+  PyObject*& slot = (*cache)[static_cast<size_t>(id)];
+  if (slot == nullptr) {
+    slot = PyLong_FromLong(id);
+    if (slot == nullptr) return nullptr;
+  }
+  Py_INCREF(slot);
+  return slot;
+}
+
 nb::list ToList(const std::vector<int32_t>& ids) {
   PyObject* list = PyList_New(static_cast<Py_ssize_t>(ids.size()));
   if (list == nullptr) throw nb::python_error();
   for (size_t i = 0; i < ids.size(); ++i) {
-    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), PyLong_FromLong(ids[i]));
+    PyObject* item = IdObject(ids[i]);
+    if (item == nullptr) {
+      Py_DECREF(list);
+      throw nb::python_error();
+    }
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);
   }
   return nb::steal<nb::list>(list);
 }
@@ -98,6 +139,33 @@ void BindTokenizer(nb::module_& m) {
         CheckStatus(s.Finalize(&text));
         return text;
       });
+  nb::class_<tokenizer::EncodeStream>(
+      m, "_TokenizerEncodeStream",
+      "The native stream encoder (see ember.runtime.TokenizerEncodeStream).")
+      .def(
+          "feed",
+          [](tokenizer::EncodeStream& s, const nb::str& chunk) {
+            std::string_view utf8 = Utf8Of(chunk);
+            std::vector<int32_t> ids;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = s.Feed(utf8, &ids);
+            }
+            CheckStatus(status);
+            return ToList(ids);
+          },
+          nb::arg("chunk"))
+      .def("finalize", [](tokenizer::EncodeStream& s) {
+        std::vector<int32_t> ids;
+        Status status;
+        {
+          nb::gil_scoped_release release;
+          status = s.Finalize(&ids);
+        }
+        CheckStatus(status);
+        return ToList(ids);
+      });
   nb::class_<Tokenizer>(m, "_Tokenizer",
                         "The native tokenizer (see ember.runtime.Tokenizer).")
       .def_static(
@@ -120,6 +188,16 @@ void BindTokenizer(nb::module_& m) {
             return Unwrap(std::move(result)).release();
           },
           nb::arg("path"), nb::rv_policy::take_ownership)
+      .def_static(
+          "from_tiktoken",
+          [](const std::string& data, const std::string& encoding) {
+            auto result = [&] {
+              nb::gil_scoped_release release;
+              return Tokenizer::FromTiktoken(data, encoding);
+            }();
+            return Unwrap(std::move(result)).release();
+          },
+          nb::arg("data"), nb::arg("encoding"), nb::rv_policy::take_ownership)
       .def(
           "encode",
           [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
@@ -193,6 +271,17 @@ void BindTokenizer(nb::module_& m) {
           nb::arg("batch"), nb::arg("skip_special_tokens") = false,
           nb::arg("threads") = 0)
       .def(
+          "encode_stream",
+          [](const Tokenizer& t, bool add_special_tokens,
+             bool no_special_token_matching) {
+            EncodeOptions options{add_special_tokens,
+                                  no_special_token_matching};
+            return t.NewEncodeStream(options).release();
+          },
+          nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false, nb::keep_alive<0, 1>(),
+          nb::rv_policy::take_ownership)
+      .def(
           "decode_stream",
           [](const Tokenizer& t, bool skip_special_tokens) {
             return t.NewDecodeStream(skip_special_tokens).release();
@@ -217,7 +306,8 @@ void BindTokenizer(nb::module_& m) {
           [](const Tokenizer& t, const nb::str& token)
               -> std::optional<int32_t> { return t.TokenToId(Utf8Of(token)); },
           nb::arg("token"))
-      .def_prop_ro("special_ids", &Tokenizer::SpecialIds);
+      .def_prop_ro("special_ids", &Tokenizer::SpecialIds)
+      .def_prop_ro("unk_id", &Tokenizer::UnkId);
 }
 #else
 void BindTokenizer(nb::module_& m) {}

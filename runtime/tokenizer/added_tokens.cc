@@ -83,16 +83,12 @@ Status LoadAddedTokens(const element& e, Pipeline* p) {
     EMBER_ASSIGN_OR_RETURN(
         token.normalized,
         GetBool(o, "normalized", "added token", !token.special));
-    for (std::string_view flag : {"lstrip", "rstrip", "single_word"}) {
-      EMBER_ASSIGN_OR_RETURN(bool set, GetBool(o, flag, "added token", false));
-      if (set) {
-        return UnimplementedError(StringPrintf(
-            "tokenizer.json added token \"%.*s\": \"%.*s\": true is not "
-            "implemented",
-            static_cast<int>(std::min<size_t>(content.size(), 64)),
-            content.data(), static_cast<int>(flag.size()), flag.data()));
-      }
-    }
+    EMBER_ASSIGN_OR_RETURN(token.lstrip,
+                           GetBool(o, "lstrip", "added token", false));
+    EMBER_ASSIGN_OR_RETURN(token.rstrip,
+                           GetBool(o, "rstrip", "added token", false));
+    EMBER_ASSIGN_OR_RETURN(token.single_word,
+                           GetBool(o, "single_word", "added token", false));
     p->added.push_back(std::move(token));
     ++index;
   }
@@ -126,6 +122,9 @@ Status IndexAddedTokens(Pipeline* p) {
     if (t.special) p->special_contents.insert(t.content);
     if (t.normalized && !p->normalizers.empty()) {
       EMBER_RETURN_IF_ERROR(p->Normalize(t.content, &normalized));
+      // `tokenizers` also returns the normalized content for the id
+      // (id_to_token and decode, its normalized_cache).
+      if (normalized != t.content) p->added[i].normalized_content = normalized;
       if (!normalized.empty()) {
         p->normalized_trie.Add(normalized, static_cast<int32_t>(i));
       }
@@ -138,15 +137,72 @@ Status IndexAddedTokens(Pipeline* p) {
   return Status::Ok();
 }
 
+namespace {
+
+// Rust regex's `\s` (Unicode White_Space), which `tokenizers` uses for
+// lstrip/rstrip (docs/tokenizer.md "Added tokens").
+bool IsRustSpace(uint32_t c) {
+  return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 ||
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// Rust regex's `\w`: Alphabetic, M, Nd, Pc and Join_Control, in the
+// Unicode version of `tokenizers` 0.23 (16). Alphabetic is L, Nl and
+// Other_Alphabetic, whose members outside M are the circled and squared
+// Latin letters. Built on the Oniguruma category classes (the same
+// Unicode 16 data, regex_classes.cc); measured against `tokenizers` on
+// every code point (tests/python/test_tokenizer_post_decode.py).
+const Regex* WordCharRegex() {
+  static const std::shared_ptr<const Regex> regex = [] {
+    std::string pattern = "^[";
+    for (std::string_view name : {"L", "M", "Nd", "Nl", "Pc"}) {
+      pattern += *OnigurumaClassBody(name);
+    }
+    pattern +=
+        "\\x{200C}\\x{200D}\\x{24B6}-\\x{24E9}\\x{1F130}-\\x{1F149}"
+        "\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}]";
+    auto compiled = Regex::Compile(pattern);
+    return compiled.ok() ? *compiled : nullptr;
+  }();
+  return regex.get();
+}
+
+Result<bool> IsRustWordChar(std::string_view ch) {
+  const Regex* regex = WordCharRegex();
+  if (!regex) return InternalError("the word-character class does not compile");
+  bool found = false;
+  EMBER_RETURN_IF_ERROR(regex->ForEachMatch(
+      ch, [&](size_t start, size_t) { found = found || start == 0; }));
+  return found;
+}
+
+// The start of the last code point of `s` (non-empty, valid UTF-8).
+size_t LastCharStart(std::string_view s) {
+  size_t i = s.size() - 1;
+  while (i > 0 && (static_cast<uint8_t>(s[i]) & 0xC0) == 0x80) --i;
+  return i;
+}
+
+}  // namespace
+
 Status Pipeline::EncodeText(std::string_view text, const EncodeOptions& options,
                             std::vector<int32_t>* ids) const {
-  // Cuts `piece` at the added tokens of `trie`, calling `on_text` for the
-  // text between them.
-  // `on_text(sub, offset)` gets each piece of text and its offset in `piece`.
+  // Cuts `piece` at the added tokens of `trie` exactly as `tokenizers`'
+  // AddedVocabulary::find_matches does, calling `on_text(sub, offset)` for
+  // the text between them (`offset`: where `sub` starts in `piece`).
   auto split = [&](const TokenTrie& trie, std::string_view piece,
                    auto&& on_text) -> Status {
-    if (trie.empty()) return on_text(piece, size_t{0});
-    size_t start = 0, pos = 0;
+    if (trie.empty() || piece.empty()) return on_text(piece, size_t{0});
+    // `start_offset` is `tokenizers`' name: the end of the last token.
+    // rstrip can move it past matches still to come, and such a match
+    // then moves it back; kept as is (the ids are what `tokenizers` gives).
+    size_t start_offset = 0, pos = 0;
+    // The last whitespace run rstrip measured: [run_from, run_to) is all
+    // whitespace and run_to is not. A match that ends inside it ends its
+    // strip at run_to too, so a long run is scanned once (a whitespace
+    // token with rstrip would otherwise rescan it at every match).
+    size_t run_from = 0, run_to = 0;
     while (pos < piece.size()) {
       size_t length = 0;
       int32_t index = trie.LongestAt(piece, pos, &length);
@@ -154,20 +210,61 @@ Status Pipeline::EncodeText(std::string_view text, const EncodeOptions& options,
         ++pos;
         continue;
       }
+      size_t start = pos, stop = pos + length;
+      // The scan moves past every match, used or not, so no other token
+      // is found inside a skipped one.
+      pos = stop;
       const AddedToken& token = added[index];
-      if (!(token.special && options.no_special_token_matching)) {
-        if (pos > start)
-          EMBER_RETURN_IF_ERROR(
-              on_text(piece.substr(start, pos - start), start));
-        ids->push_back(token.id);
-        start = pos + length;
+      if (token.special && options.no_special_token_matching) continue;
+      if (token.single_word) {
+        // Word boundaries: the character before and after must not be a
+        // `\w` character (or be the start/end of the piece).
+        if (start > 0) {
+          size_t c = LastCharStart(piece.substr(0, start));
+          EMBER_ASSIGN_OR_RETURN(bool word,
+                                 IsRustWordChar(piece.substr(c, start - c)));
+          if (word) continue;
+        }
+        if (stop < piece.size()) {
+          size_t w = Utf8Length(static_cast<uint8_t>(piece[stop]));
+          EMBER_ASSIGN_OR_RETURN(bool word,
+                                 IsRustWordChar(piece.substr(stop, w)));
+          if (word) continue;
+        }
       }
-      // A skipped special token is still consumed by the scan, as in
-      // `tokenizers` (its matcher moves past every match).
-      pos += length;
+      if (token.lstrip) {
+        // The whitespace before the match, not reaching back past the
+        // last token (so each byte is looked at once over the piece).
+        size_t s = start;
+        while (s > start_offset) {
+          size_t c = LastCharStart(piece.substr(0, s)), w = 0;
+          if (!IsRustSpace(DecodeCodePoint(piece, c, &w))) break;
+          s = c;
+        }
+        start = std::max(s, start_offset);
+      }
+      if (token.rstrip) {
+        if (stop >= run_from && stop <= run_to) {
+          stop = run_to;
+        } else {
+          run_from = stop;
+          while (stop < piece.size()) {
+            size_t w = 0;
+            if (!IsRustSpace(DecodeCodePoint(piece, stop, &w))) break;
+            stop += w;
+          }
+          run_to = stop;
+        }
+      }
+      if (start_offset < start) {
+        EMBER_RETURN_IF_ERROR(on_text(
+            piece.substr(start_offset, start - start_offset), start_offset));
+      }
+      ids->push_back(token.id);
+      start_offset = stop;
     }
-    if (start < piece.size() || piece.empty()) {
-      EMBER_RETURN_IF_ERROR(on_text(piece.substr(start), start));
+    if (start_offset != piece.size()) {
+      EMBER_RETURN_IF_ERROR(on_text(piece.substr(start_offset), start_offset));
     }
     return Status::Ok();
   };
@@ -186,8 +283,12 @@ Status Pipeline::EncodeText(std::string_view text, const EncodeOptions& options,
 
 std::optional<std::string_view> Pipeline::IdToToken(int32_t id) const {
   auto it = added_by_id.find(id);
-  if (it != added_by_id.end())
-    return std::string_view(added[it->second].content);
+  if (it != added_by_id.end()) {
+    const AddedToken& token = added[it->second];
+    return std::string_view(token.normalized_content.empty()
+                                ? token.content
+                                : token.normalized_content);
+  }
   return model->IdToToken(id);
 }
 

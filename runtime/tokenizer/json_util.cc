@@ -104,6 +104,12 @@ Status LoadPattern(const object& o, std::string_view where, std::string* text,
     EMBER_ASSIGN_OR_RETURN(*regex, Regex::CompileOniguruma(sv),
                            "while compiling %.*s's pattern",
                            static_cast<int>(where.size()), where.data());
+    if ((*regex)->MayMatchEmpty()) {
+      return UnimplementedError(
+          StringPrintf("%.*s: a Regex pattern that can match the empty "
+                       "string is not implemented",
+                       static_cast<int>(where.size()), where.data()));
+    }
     return Status::Ok();
   }
   return InvalidArgumentError(

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "runtime/base/status.h"
 #include "runtime/tokenizer/tokenizer_internal.h"
@@ -63,5 +64,17 @@ Result<std::unique_ptr<Model>> LoadBpeModel(const object& o);
 Result<std::unique_ptr<Model>> LoadWordPieceModel(const object& o);
 Result<std::unique_ptr<Model>> LoadUnigramModel(const object& o);
 Result<std::unique_ptr<Model>> LoadWordLevelModel(const object& o);
+
+// The {"token": id, ...} "vocab" of WordPiece and WordLevel
+// (model_wordlevel.cc): a repeated token keeps its last id (as `tokenizers`'
+// HashMap does); ids are distinct and below 2 * tokens + 65536.
+struct TokenIdVocab {
+  std::vector<std::string_view> tokens;  // distinct; views into the DOM
+  std::vector<int32_t> ids;              // of tokens[i]
+  std::vector<std::string> vocab_r;      // by id; "" where no token
+  std::vector<uint8_t> has_id;           // by id
+};
+Status LoadTokenIdVocab(const object& model, std::string_view where,
+                        TokenIdVocab* out);
 
 }  // namespace ember::tokenizer

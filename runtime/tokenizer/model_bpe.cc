@@ -1,6 +1,7 @@
 // The BPE model: merges by rank over the characters of a word, with byte
 // fallback and unknown tokens (docs/tokenizer.md "BPE").
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <queue>
 
@@ -20,6 +21,93 @@ struct WordCache {
 };
 constexpr size_t kCacheMaxWordBytes = 64;
 constexpr size_t kCacheMaxWords = 16384;
+
+// A queued merge of the pair (left, right) at symbol `pos`.
+struct Merge {
+  uint32_t rank;
+  int32_t pos;
+  int32_t new_id;
+  // The pair when queued: the entry is stale once either side changed.
+  int32_t left, right;
+  // The order of a max-heap that pops the lowest rank, then the leftmost.
+  bool operator<(const Merge& other) const {
+    if (rank != other.rank) return rank > other.rank;
+    return pos > other.pos;
+  }
+};
+
+// The merge queue: lowest (rank, position) first. Merges learned in order
+// only ever queue pairs of a higher rank than the one being applied (a
+// merged token takes part only in merges learned after it), so the keys
+// popped never decrease and a radix heap serves them (no comparisons
+// between entries; a binary heap spent half of a long word's time sifting).
+// A file whose merges break that order falls back to a binary heap from its
+// first out-of-order push on, with the same pop order.
+class MergeQueue {
+ public:
+  void Reset() {
+    for (auto& bucket : buckets_) bucket.clear();
+    size_ = 0;
+    last_ = 0;
+    fallback_ = false;
+    heap_ = {};
+  }
+  void Push(const Merge& m) {
+    const uint64_t key = Key(m);
+    if (!fallback_ && key < last_) {
+      for (auto& bucket : buckets_) {
+        for (const Merge& queued : bucket) heap_.push(queued);
+        bucket.clear();
+      }
+      size_ = 0;
+      fallback_ = true;
+    }
+    if (fallback_) {
+      heap_.push(m);
+      return;
+    }
+    buckets_[Bucket(key)].push_back(m);
+    ++size_;
+  }
+  bool Pop(Merge* out) {
+    if (fallback_) {
+      if (heap_.empty()) return false;
+      *out = heap_.top();
+      heap_.pop();
+      return true;
+    }
+    if (size_ == 0) return false;
+    if (buckets_[0].empty()) {
+      size_t i = 1;
+      while (buckets_[i].empty()) ++i;
+      uint64_t lowest = ~uint64_t{0};
+      for (const Merge& m : buckets_[i]) lowest = std::min(lowest, Key(m));
+      last_ = lowest;
+      // Every entry of bucket i now lands in a lower bucket.
+      for (const Merge& m : buckets_[i]) buckets_[Bucket(Key(m))].push_back(m);
+      buckets_[i].clear();
+    }
+    *out = buckets_[0].back();
+    buckets_[0].pop_back();
+    --size_;
+    return true;
+  }
+
+ private:
+  static uint64_t Key(const Merge& m) {
+    return (static_cast<uint64_t>(m.rank) << 32) | static_cast<uint32_t>(m.pos);
+  }
+  size_t Bucket(uint64_t key) const {
+    return key == last_
+               ? 0
+               : 64 - static_cast<size_t>(__builtin_clzll(key ^ last_));
+  }
+  std::array<std::vector<Merge>, 65> buckets_;
+  size_t size_ = 0;
+  uint64_t last_ = 0;
+  bool fallback_ = false;
+  std::priority_queue<Merge> heap_;
+};
 
 }  // namespace
 
@@ -121,54 +209,79 @@ Status BpeModel::TokenizeUncached(std::string_view word,
 
   // Merges, lowest rank first and leftmost among equal ranks; an entry is
   // stale when its pair changed since it was queued.
-  struct Merge {
-    uint32_t rank;
-    int32_t pos;
-    int32_t new_id;
-    bool operator<(const Merge& other) const {
-      if (rank != other.rank) return rank > other.rank;
-      return pos > other.pos;
-    }
+  auto lookup = [&](int32_t a, int32_t b) {
+    return merges.find((static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) |
+                       static_cast<uint32_t>(b));
   };
-  auto lookup = [&](int32_t a,
-                    int32_t b) -> const std::pair<uint32_t, int32_t>* {
-    auto it =
-        merges.find((static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) |
-                    static_cast<uint32_t>(b));
-    return it == merges.end() ? nullptr : &it->second;
-  };
-  std::priority_queue<Merge> queue;
+  thread_local MergeQueue queue;
+  queue.Reset();
   for (size_t i = 0; i + 1 < symbols.size(); ++i) {
     if (auto* m = lookup(symbols[i].id, symbols[i + 1].id)) {
-      queue.push({m->first, static_cast<int32_t>(i), m->second});
+      queue.Push({m->first, static_cast<int32_t>(i), m->second, symbols[i].id,
+                  symbols[i + 1].id});
     }
   }
-  while (!queue.empty()) {
-    Merge top = queue.top();
-    queue.pop();
+  Merge top;
+  while (queue.Pop(&top)) {
     Symbol& cur = symbols[top.pos];
-    if (!cur.live || cur.next < 0) continue;
+    if (!cur.live || cur.next < 0 || cur.id != top.left) continue;
     Symbol& right = symbols[cur.next];
-    auto* m = lookup(cur.id, right.id);
-    if (m == nullptr || m->second != top.new_id) continue;
+    if (right.id != top.right) continue;
     cur.id = top.new_id;
     right.live = false;
     cur.next = right.next;
     if (cur.next >= 0) symbols[cur.next].prev = top.pos;
     if (cur.prev >= 0) {
       if (auto* p = lookup(symbols[cur.prev].id, cur.id)) {
-        queue.push({p->first, cur.prev, p->second});
+        queue.Push(
+            {p->first, cur.prev, p->second, symbols[cur.prev].id, cur.id});
       }
     }
     if (cur.next >= 0) {
       if (auto* n = lookup(cur.id, symbols[cur.next].id)) {
-        queue.push({n->first, top.pos, n->second});
+        queue.Push(
+            {n->first, top.pos, n->second, cur.id, symbols[cur.next].id});
       }
     }
   }
   for (int32_t i = 0; i >= 0; i = symbols[i].next)
     ids->push_back(symbols[i].id);
   return Status::Ok();
+}
+
+void MergeMap::reserve(size_t count) {
+  size_t capacity = 16;
+  while (capacity < 2 * count) capacity *= 2;
+  if (capacity > slots_.size()) Rehash(capacity);
+}
+
+void MergeMap::Rehash(size_t capacity) {
+  std::vector<Slot> old;
+  old.swap(slots_);
+  slots_.assign(capacity, Slot{});
+  mask_ = capacity - 1;
+  shift_ = 64;
+  for (size_t c = capacity; c > 1; c >>= 1) --shift_;
+  for (const Slot& slot : old) {
+    if (slot.key == kEmpty) continue;
+    size_t i = Home(slot.key);
+    while (slots_[i].key != kEmpty) i = (i + 1) & mask_;
+    slots_[i] = slot;
+  }
+}
+
+MergeMap::Value& MergeMap::operator[](uint64_t key) {
+  if (2 * (size_ + 1) > slots_.size()) {
+    Rehash(std::max<size_t>(16, 2 * slots_.size()));
+  }
+  size_t i = Home(key);
+  while (slots_[i].key != kEmpty) {
+    if (slots_[i].key == key) return slots_[i].value;
+    i = (i + 1) & mask_;
+  }
+  slots_[i].key = key;
+  ++size_;
+  return slots_[i].value;
 }
 
 BpeModel::BpeModel() {

@@ -49,12 +49,200 @@ Status UnicodeNormalize(std::string_view in, utf8proc_option_t options,
   }
   return UnicodeNormalizeSpan(in.substr(start), options, out);
 }
+
+// The CJK ideograph blocks BertNormalizer puts spaces around
+// (`tokenizers`' is_chinese_char; docs/tokenizer.md "Normalizers").
+bool IsBertChineseChar(uint32_t c) {
+  return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) ||
+         (c >= 0x20000 && c <= 0x2A6DF) || (c >= 0x2A700 && c <= 0x2B73F) ||
+         (c >= 0x2B740 && c <= 0x2B81F) || (c >= 0x2B920 && c <= 0x2CEAF) ||
+         (c >= 0xF900 && c <= 0xFAFF) || (c >= 0x2F800 && c <= 0x2FA1F);
+}
+
+// Calls `fn(code_point, bytes)` for each character of valid UTF-8 `in`.
+template <typename Fn>
+void ForEachChar(std::string_view in, Fn fn) {
+  for (size_t i = 0; i < in.size();) {
+    size_t w = 0;
+    uint32_t c = DecodeCodePoint(in, i, &w);
+    fn(c, in.substr(i, w));
+    i += w;
+  }
+}
+
+void Lowercase(std::string_view in, std::string* out) {
+  out->clear();
+  ForEachChar(in, [&](uint32_t c, std::string_view) {
+    AppendTokenizersLowercase(c, out);
+  });
+}
+
+// Leading and/or trailing White_Space characters removed.
+void Strip(std::string_view in, bool left, bool right, std::string* out) {
+  size_t begin = 0, end = in.size();
+  if (left) {
+    while (begin < end) {
+      size_t w = 0;
+      if (!IsRustWhitespace(DecodeCodePoint(in, begin, &w))) break;
+      begin += w;
+    }
+  }
+  if (right) {
+    while (end > begin) {
+      size_t lead = end - 1;
+      while (lead > begin && (static_cast<uint8_t>(in[lead]) & 0xC0) == 0x80)
+        --lead;
+      size_t w = 0;
+      if (!IsRustWhitespace(DecodeCodePoint(in, lead, &w))) break;
+      end = lead;
+    }
+  }
+  out->assign(in.substr(begin, end - begin));
+}
+
+void StripAccents(std::string_view in, std::string* out) {
+  out->clear();
+  ForEachChar(in, [&](uint32_t c, std::string_view bytes) {
+    if (!IsCombiningMarkToTokenizers(c)) out->append(bytes);
+  });
+}
+
+Status Bert(const Normalizer& n, std::string* text, std::string* scratch) {
+  if (n.clean_text) {
+    // Controls (and NUL, U+FFFD) removed, then whitespace to a space; tab,
+    // LF and CR count as whitespace, not as controls.
+    scratch->clear();
+    ForEachChar(*text, [&](uint32_t c, std::string_view bytes) {
+      bool tab_or_line = c == '\t' || c == '\n' || c == '\r';
+      if (c == 0 || c == 0xFFFD || (!tab_or_line && IsOtherToTokenizers(c)))
+        return;
+      if (tab_or_line || IsRustWhitespace(c)) {
+        scratch->push_back(' ');
+      } else {
+        scratch->append(bytes);
+      }
+    });
+    text->swap(*scratch);
+  }
+  if (n.handle_chinese_chars) {
+    scratch->clear();
+    ForEachChar(*text, [&](uint32_t c, std::string_view bytes) {
+      if (IsBertChineseChar(c)) {
+        scratch->push_back(' ');
+        scratch->append(bytes);
+        scratch->push_back(' ');
+      } else {
+        scratch->append(bytes);
+      }
+    });
+    text->swap(*scratch);
+  }
+  if (n.strip_accents) {
+    // NFD (with `tokenizers`' tables), then the nonspacing marks removed.
+    EMBER_RETURN_IF_ERROR(UnicodeNormalize(*text, UTF8PROC_DECOMPOSE, scratch));
+    text->clear();
+    ForEachChar(*scratch, [&](uint32_t c, std::string_view bytes) {
+      if (!IsNonspacingMarkToTokenizers(c)) text->append(bytes);
+    });
+  }
+  if (n.lowercase) {
+    Lowercase(*text, scratch);
+    text->swap(*scratch);
+  }
+  return Status::Ok();
+}
+
+// SentencePiece's "nmt" rules (`tokenizers`' Nmt): some controls removed,
+// some spaces and separators to U+0020.
+void Nmt(std::string_view in, std::string* out) {
+  out->clear();
+  ForEachChar(in, [&](uint32_t c, std::string_view bytes) {
+    if ((c >= 0x1 && c <= 0x8) || c == 0xB || (c >= 0xE && c <= 0x1F) ||
+        c == 0x7F || c == 0x8F || c == 0x9F) {
+      return;
+    }
+    bool to_space = c == 0x9 || c == 0xA || c == 0xC || c == 0xD ||
+                    c == 0x1680 || (c >= 0x200B && c <= 0x200F) ||
+                    c == 0x2028 || c == 0x2029 || c == 0x2581 || c == 0xFEFF ||
+                    c == 0xFFFD;
+    if (to_space) {
+      out->push_back(' ');
+    } else {
+      out->append(bytes);
+    }
+  });
+}
+
+// Each byte as GPT-2's printable character (docs/tokenizer.md "ByteLevel").
+void ByteLevel(std::string_view in, std::string* out) {
+  out->clear();
+  for (char b : in) out->append(ByteLevelChar(static_cast<uint8_t>(b)));
+}
+
+Result<bool> RequiredBool(const object& o, std::string_view key,
+                          std::string_view where) {
+  element e;
+  if (!Field(o, key, &e) || e.is_null()) {
+    return InvalidArgumentError(StringPrintf(
+        "%.*s: field \"%.*s\" is missing", static_cast<int>(where.size()),
+        where.data(), static_cast<int>(key.size()), key.data()));
+  }
+  return GetBool(o, key, where, false);
+}
+// How long normalized text may grow: a file's normalizers (a Sequence of
+// Replaces with long contents, Prepends, expanding charsmaps) could
+// otherwise turn a short text into gigabytes. Real normalizers stay far
+// below: NFKC's largest expansion is 18 characters for one (U+FDFA).
+constexpr size_t kMaxNormalizedGrowth = 64;
+constexpr size_t kNormalizedSlack = size_t{1} << 20;
+
+Status NormalizedTooLong(size_t limit) {
+  return ResourceExhaustedError(StringPrintf(
+      "normalized text would exceed %zu bytes (64 times the text plus 1 MiB)",
+      limit));
+}
+
+// Whether a Replace of `n` on `text` stays within `limit` bytes: checked
+// before it runs, from the number of matches when the worst case (a match
+// at every character) could exceed it.
+Status CheckReplaceGrowth(const Normalizer& n, std::string_view text,
+                          size_t limit) {
+  if (n.content.empty() ||
+      text.size() + (text.size() + 1) * n.content.size() <= limit) {
+    return Status::Ok();
+  }
+  size_t matches = 0;
+  if (n.regex) {
+    EMBER_RETURN_IF_ERROR(
+        n.regex->ForEachMatch(text, [&](size_t, size_t) { ++matches; }));
+  } else if (n.text.empty()) {
+    matches = 1;
+    for (size_t i = 0; i < text.size();
+         i += Utf8Length(static_cast<uint8_t>(text[i]))) {
+      ++matches;
+    }
+  } else {
+    for (size_t at = text.find(n.text); at != std::string_view::npos;
+         at = text.find(n.text, at + n.text.size())) {
+      ++matches;
+    }
+  }
+  if (matches > (limit - std::min(limit, text.size())) / n.content.size()) {
+    return NormalizedTooLong(limit);
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status Pipeline::Normalize(std::string_view in, std::string* out) const {
+  const size_t limit = kMaxNormalizedGrowth * in.size() + kNormalizedSlack;
   out->assign(in);
   std::string scratch;
   for (const Normalizer& n : normalizers) {
+    if (n.kind == Normalizer::Kind::kReplace) {
+      EMBER_RETURN_IF_ERROR(CheckReplaceGrowth(n, *out, limit));
+    }
     switch (n.kind) {
       case Normalizer::Kind::kPrepend:
         if (!out->empty()) out->insert(0, n.text);
@@ -93,7 +281,35 @@ Status Pipeline::Normalize(std::string_view in, std::string* out) const {
                              &scratch));
         out->swap(scratch);
         break;
+      case Normalizer::Kind::kLowercase:
+        Lowercase(*out, &scratch);
+        out->swap(scratch);
+        break;
+      case Normalizer::Kind::kStrip:
+        Strip(*out, n.strip_left, n.strip_right, &scratch);
+        out->swap(scratch);
+        break;
+      case Normalizer::Kind::kStripAccents:
+        StripAccents(*out, &scratch);
+        out->swap(scratch);
+        break;
+      case Normalizer::Kind::kBert:
+        EMBER_RETURN_IF_ERROR(Bert(n, out, &scratch));
+        break;
+      case Normalizer::Kind::kPrecompiled:
+        EMBER_RETURN_IF_ERROR(n.charsmap->Normalize(*out, &scratch));
+        out->swap(scratch);
+        break;
+      case Normalizer::Kind::kByteLevel:
+        ByteLevel(*out, &scratch);
+        out->swap(scratch);
+        break;
+      case Normalizer::Kind::kNmt:
+        Nmt(*out, &scratch);
+        out->swap(scratch);
+        break;
     }
+    if (out->size() > limit) return NormalizedTooLong(limit);
   }
   return Status::Ok();
 }
@@ -128,6 +344,12 @@ Status LoadNormalizer(const element& e, size_t depth, Pipeline* p) {
     n.kind = Normalizer::Kind::kReplace;
     EMBER_RETURN_IF_ERROR(
         LoadPattern(o, "normalizer Replace", &n.text, &n.regex));
+    if (!n.regex && n.text.empty()) {
+      // `tokenizers` escapes it into the empty regex, and then panics on
+      // every encode (an alignment index past the end).
+      return InvalidArgumentError(
+          "normalizer Replace: the String pattern is empty");
+    }
     EMBER_ASSIGN_OR_RETURN(std::string_view c,
                            GetString(o, "content", "normalizer Replace"));
     n.content = c;
@@ -139,6 +361,36 @@ Status LoadNormalizer(const element& e, size_t depth, Pipeline* p) {
     n.kind = Normalizer::Kind::kNfkc;
   } else if (type == "NFKD") {
     n.kind = Normalizer::Kind::kNfkd;
+  } else if (type == "Lowercase") {
+    n.kind = Normalizer::Kind::kLowercase;
+  } else if (type == "Strip") {
+    n.kind = Normalizer::Kind::kStrip;
+    EMBER_ASSIGN_OR_RETURN(n.strip_left,
+                           RequiredBool(o, "strip_left", "normalizer Strip"));
+    EMBER_ASSIGN_OR_RETURN(n.strip_right,
+                           RequiredBool(o, "strip_right", "normalizer Strip"));
+  } else if (type == "StripAccents") {
+    n.kind = Normalizer::Kind::kStripAccents;
+  } else if (type == "BertNormalizer") {
+    constexpr std::string_view kWhere = "normalizer BertNormalizer";
+    n.kind = Normalizer::Kind::kBert;
+    EMBER_ASSIGN_OR_RETURN(n.clean_text, RequiredBool(o, "clean_text", kWhere));
+    EMBER_ASSIGN_OR_RETURN(n.handle_chinese_chars,
+                           RequiredBool(o, "handle_chinese_chars", kWhere));
+    EMBER_ASSIGN_OR_RETURN(n.lowercase, RequiredBool(o, "lowercase", kWhere));
+    // null (or absent) strip_accents follows lowercase.
+    EMBER_ASSIGN_OR_RETURN(n.strip_accents,
+                           GetBool(o, "strip_accents", kWhere, n.lowercase));
+  } else if (type == "Precompiled") {
+    n.kind = Normalizer::Kind::kPrecompiled;
+    EMBER_ASSIGN_OR_RETURN(
+        std::string_view b64,
+        GetString(o, "precompiled_charsmap", "normalizer Precompiled"));
+    EMBER_ASSIGN_OR_RETURN(n.charsmap, PrecompiledCharsmap::FromBase64(b64));
+  } else if (type == "ByteLevel") {
+    n.kind = Normalizer::Kind::kByteLevel;
+  } else if (type == "Nmt") {
+    n.kind = Normalizer::Kind::kNmt;
   } else {
     return Unimplemented("normalizer", type);
   }

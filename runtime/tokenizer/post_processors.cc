@@ -1,10 +1,182 @@
-// The post-processors: what add_special_tokens adds around a sequence
-// (docs/tokenizer.md "Post-processors").
+// The post-processors: what `tokenizers` does to the ids of an encoded
+// sequence after the model (docs/tokenizer.md "Post-processors").
+//
+// `tokenizers` runs them on a list of encodings, not on one: a single
+// sequence starts as a list of one, TemplateProcessing returns one encoding
+// per piece of its template (so a `Sequence` of post-processors hands the
+// next one a longer list), Bert/Roberta wrap each encoding of the list, and
+// the list is concatenated at the end. Ember keeps that list, so every
+// `Sequence` gives the ids `tokenizers` gives; what makes `tokenizers` panic
+// (a template for a list of 3, a piece naming sequence B of a list of 1, a
+// special token missing from "special_tokens") fails that encode instead.
 #include <algorithm>
 
 #include "runtime/tokenizer/json_util.h"
 
 namespace ember::tokenizer {
+
+namespace {
+
+// Bounds for hostile files: post-processors after flattening `Sequence`s,
+// pieces of one template, ids of one special token, and (a safety net: the
+// bounds before keep it far) the ids one encode may produce. A template
+// copies the sequence at most 64 times, and the list it makes can only grow
+// by Bert/Roberta's two ids per encoding after it: a template given more
+// than 2 encodings is an error.
+constexpr size_t kMaxPostProcessors = 64;
+constexpr size_t kMaxTemplatePieces = 64;
+constexpr size_t kMaxSpecialIds = 64;
+constexpr size_t kMaxPostProcessedIds = size_t{1} << 26;
+
+// A bool field that must be present (`tokenizers` has no default for it).
+Status RequireBool(const object& o, std::string_view key,
+                   std::string_view where) {
+  element e;
+  bool b = false;
+  if (!Field(o, key, &e) || e.get_bool().get(b) != simdjson::SUCCESS) {
+    return InvalidArgumentError(
+        StringPrintf("post_processor %.*s: \"%.*s\" is missing or not a bool",
+                     static_cast<int>(where.size()), where.data(),
+                     static_cast<int>(key.size()), key.data()));
+  }
+  return Status::Ok();
+}
+
+bool HasBool(const object& o, std::string_view key) {
+  element e;
+  bool b = false;
+  return Field(o, key, &e) && e.get_bool().get(b) == simdjson::SUCCESS;
+}
+
+Status CheckId(const Pipeline& p, uint64_t id, std::string_view where) {
+  if (id > INT32_MAX || !p.IdToToken(static_cast<int32_t>(id))) {
+    // `tokenizers` emits such an id; every decode of it then drops it
+    // silently, and Ember's decode would reject it. Refused here.
+    return InvalidArgumentError(StringPrintf(
+        "post_processor %.*s: special token id %llu is neither in the "
+        "vocabulary nor an added token",
+        static_cast<int>(where.size()), where.data(),
+        static_cast<unsigned long long>(id)));
+  }
+  return Status::Ok();
+}
+
+// A (String, u32) pair of BertProcessing/RobertaProcessing: ["[SEP]", 102].
+Result<int32_t> LoadTokenPair(const Pipeline& p, const object& o,
+                              std::string_view key, std::string_view where) {
+  element e;
+  array a;
+  if (!Field(o, key, &e) || e.get_array().get(a) != simdjson::SUCCESS ||
+      a.size() != 2) {
+    return InvalidArgumentError(
+        StringPrintf("post_processor %.*s: \"%.*s\" is not a [token, id] pair",
+                     static_cast<int>(where.size()), where.data(),
+                     static_cast<int>(key.size()), key.data()));
+  }
+  std::string_view token;
+  uint64_t id = 0;
+  if (a.at(0).get_string().get(token) != simdjson::SUCCESS ||
+      a.at(1).get_uint64().get(id) != simdjson::SUCCESS) {
+    return InvalidArgumentError(StringPrintf(
+        "post_processor %.*s: \"%.*s\" is not a [string, unsigned] pair",
+        static_cast<int>(where.size()), where.data(),
+        static_cast<int>(key.size()), key.data()));
+  }
+  EMBER_RETURN_IF_ERROR(CheckId(p, id, where));
+  return static_cast<int32_t>(id);
+}
+
+// One template ("single" or "pair"): a list of {"Sequence": {"id": "A",
+// "type_id": 0}} and {"SpecialToken": {"id": "[CLS]", "type_id": 0}}.
+// Type ids are read (they must be u32, as `tokenizers` requires) but not
+// kept: encode returns ids only.
+Status LoadTemplate(const Pipeline& p, const object& o, std::string_view key,
+                    const object& specials, std::vector<TemplateItem>* out) {
+  element e;
+  array pieces;
+  if (!Field(o, key, &e) || e.get_array().get(pieces) != simdjson::SUCCESS) {
+    return InvalidArgumentError(StringPrintf(
+        "post_processor TemplateProcessing: \"%.*s\" is not an array",
+        static_cast<int>(key.size()), key.data()));
+  }
+  if (pieces.size() > kMaxTemplatePieces) {
+    return InvalidArgumentError(StringPrintf(
+        "post_processor TemplateProcessing: \"%.*s\" has %zu pieces, over "
+        "the limit of %zu",
+        static_cast<int>(key.size()), key.data(), pieces.size(),
+        kMaxTemplatePieces));
+  }
+  for (element item : pieces) {
+    object io, inner;
+    if (item.get_object().get(io) != simdjson::SUCCESS || io.size() != 1) {
+      return InvalidArgumentError(
+          "post_processor TemplateProcessing: a piece is not an object with "
+          "one key");
+    }
+    TemplateItem t;
+    element v;
+    if (Field(io, "Sequence", &v) &&
+        v.get_object().get(inner) == simdjson::SUCCESS) {
+      EMBER_ASSIGN_OR_RETURN(std::string_view id,
+                             GetString(inner, "id", "template Sequence"));
+      if (id != "A" && id != "B") {
+        return InvalidArgumentError(
+            "post_processor TemplateProcessing: a Sequence id is neither "
+            "\"A\" nor \"B\"");
+      }
+      EMBER_RETURN_IF_ERROR(
+          GetUint(inner, "type_id", "template Sequence", UINT32_MAX).status());
+      t.is_sequence = true;
+      t.sequence = id == "A" ? 0 : 1;
+    } else if (Field(io, "SpecialToken", &v) &&
+               v.get_object().get(inner) == simdjson::SUCCESS) {
+      EMBER_ASSIGN_OR_RETURN(std::string_view id,
+                             GetString(inner, "id", "template SpecialToken"));
+      EMBER_RETURN_IF_ERROR(
+          GetUint(inner, "type_id", "template SpecialToken", UINT32_MAX)
+              .status());
+      element st;
+      if (specials.at_key(id).get(st) != simdjson::SUCCESS) {
+        t.missing = true;
+      } else {
+        object sto;
+        array ids;
+        if (st.get_object().get(sto) != simdjson::SUCCESS ||
+            sto.at_key("ids").get_array().get(ids) != simdjson::SUCCESS) {
+          return InvalidArgumentError(StringPrintf(
+              "post_processor TemplateProcessing: special token \"%.*s\" has "
+              "no \"ids\" array",
+              static_cast<int>(std::min<size_t>(id.size(), 64)), id.data()));
+        }
+        if (ids.size() > kMaxSpecialIds) {
+          return InvalidArgumentError(StringPrintf(
+              "post_processor TemplateProcessing: special token \"%.*s\" has "
+              "%zu ids, over the limit of %zu",
+              static_cast<int>(std::min<size_t>(id.size(), 64)), id.data(),
+              ids.size(), kMaxSpecialIds));
+        }
+        for (element idv : ids) {
+          uint64_t x = 0;
+          if (idv.get_uint64().get(x) != simdjson::SUCCESS) {
+            return InvalidArgumentError(
+                "post_processor TemplateProcessing: a special token id is "
+                "not an unsigned integer");
+          }
+          EMBER_RETURN_IF_ERROR(CheckId(p, x, "TemplateProcessing"));
+          t.ids.push_back(static_cast<int32_t>(x));
+        }
+      }
+    } else {
+      return InvalidArgumentError(
+          "post_processor TemplateProcessing: a piece is neither a Sequence "
+          "nor a SpecialToken");
+    }
+    out->push_back(std::move(t));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
   if (e.is_null()) return Status::Ok();
@@ -13,8 +185,11 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
     return InvalidArgumentError("post_processor is not an object");
   }
   EMBER_ASSIGN_OR_RETURN(std::string_view type, TypeOf(o, "post_processor"));
-  // ByteLevel's post-processor only trims offsets; ids are untouched.
-  if (type == "ByteLevel") return Status::Ok();
+  if (type == "ByteLevel") {
+    // It trims offsets only; `tokenizers` requires both fields.
+    EMBER_RETURN_IF_ERROR(RequireBool(o, "add_prefix_space", type));
+    return RequireBool(o, "trim_offsets", type);
+  }
   if (type == "Sequence") {
     element list;
     array a;
@@ -31,98 +206,131 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
     }
     return Status::Ok();
   }
-  if (type != "TemplateProcessing")
-    return Unimplemented("post_processor", type);
-  element se, specials_e;
-  array single;
-  object specials;
-  if (!Field(o, "single", &se) ||
-      se.get_array().get(single) != simdjson::SUCCESS) {
-    return InvalidArgumentError(
-        "post_processor TemplateProcessing: \"single\" is not an array");
-  }
-  if (!Field(o, "special_tokens", &specials_e) ||
-      specials_e.get_object().get(specials) != simdjson::SUCCESS) {
-    return InvalidArgumentError(
-        "post_processor TemplateProcessing: \"special_tokens\" is not an "
-        "object");
-  }
-  if (single.size() > 64) {
-    return InvalidArgumentError(
-        "post_processor TemplateProcessing: template too long");
-  }
-  for (element item : single) {
-    object io, inner;
-    element v;
-    if (item.get_object().get(io) != simdjson::SUCCESS) {
+  PostProcessor pp;
+  if (type == "BertProcessing" || type == "RobertaProcessing") {
+    // `tokenizers` reads these two untagged, Roberta first, and does not
+    // check "type": whichever has Roberta's two bools is a Roberta, any
+    // other a Bert (they differ for the second encoding of a list on).
+    pp.kind = HasBool(o, "trim_offsets") && HasBool(o, "add_prefix_space")
+                  ? PostProcessor::Kind::kRoberta
+                  : PostProcessor::Kind::kBert;
+    EMBER_ASSIGN_OR_RETURN(pp.sep, LoadTokenPair(*p, o, "sep", type));
+    EMBER_ASSIGN_OR_RETURN(pp.cls, LoadTokenPair(*p, o, "cls", type));
+  } else if (type == "TemplateProcessing") {
+    pp.kind = PostProcessor::Kind::kTemplate;
+    element specials_e;
+    object specials;
+    if (!Field(o, "special_tokens", &specials_e) ||
+        specials_e.get_object().get(specials) != simdjson::SUCCESS) {
       return InvalidArgumentError(
-          "post_processor TemplateProcessing: item is not an object");
+          "post_processor TemplateProcessing: \"special_tokens\" is not an "
+          "object");
     }
-    TemplateItem t;
-    if (Field(io, "Sequence", &v) &&
-        v.get_object().get(inner) == simdjson::SUCCESS) {
-      EMBER_ASSIGN_OR_RETURN(std::string_view id,
-                             GetString(inner, "id", "template Sequence"));
-      if (id != "A") {
-        return InvalidArgumentError(
-            "post_processor TemplateProcessing: single uses sequence B");
-      }
-      EMBER_ASSIGN_OR_RETURN(
-          uint64_t type_id,
-          GetUint(inner, "type_id", "template Sequence", 255));
-      (void)type_id;  // type ids are not returned by encode
-      t.is_sequence = true;
-    } else if (Field(io, "SpecialToken", &v) &&
-               v.get_object().get(inner) == simdjson::SUCCESS) {
-      EMBER_ASSIGN_OR_RETURN(std::string_view id,
-                             GetString(inner, "id", "template SpecialToken"));
-      element st;
-      object sto;
-      array ids;
-      if (specials.at_key(id).get(st) != simdjson::SUCCESS ||
-          st.get_object().get(sto) != simdjson::SUCCESS ||
-          sto.at_key("ids").get_array().get(ids) != simdjson::SUCCESS ||
-          ids.size() > 64) {
+    // Every entry must be whole ({"id", "ids", "tokens"}), as `tokenizers`
+    // reads them all; only the ids of the ones a template names are used.
+    if (specials.size() > kMaxPostProcessors * kMaxTemplatePieces) {
+      return InvalidArgumentError(
+          "post_processor TemplateProcessing: too many special tokens");
+    }
+    for (auto [key, value] : specials) {
+      object so;
+      std::string_view id;
+      array ids, tokens;
+      if (value.get_object().get(so) != simdjson::SUCCESS ||
+          so.at_key("id").get_string().get(id) != simdjson::SUCCESS ||
+          so.at_key("ids").get_array().get(ids) != simdjson::SUCCESS ||
+          so.at_key("tokens").get_array().get(tokens) != simdjson::SUCCESS) {
         return InvalidArgumentError(StringPrintf(
-            "post_processor TemplateProcessing: special token \"%.*s\" is not "
-            "described in \"special_tokens\"",
-            static_cast<int>(std::min<size_t>(id.size(), 64)), id.data()));
+            "post_processor TemplateProcessing: special token \"%.*s\" is "
+            "not an object with \"id\", \"ids\" and \"tokens\"",
+            static_cast<int>(std::min<size_t>(key.size(), 64)), key.data()));
       }
-      for (element idv : ids) {
-        uint64_t x = 0;
-        if (idv.get_uint64().get(x) != simdjson::SUCCESS || x > INT32_MAX) {
-          return InvalidArgumentError(
-              "post_processor TemplateProcessing: bad special id");
-        }
-        t.ids.push_back(static_cast<int32_t>(x));
-      }
-    } else {
-      return InvalidArgumentError(
-          "post_processor TemplateProcessing: unknown item");
     }
-    p->single_template.push_back(std::move(t));
+    EMBER_RETURN_IF_ERROR(LoadTemplate(*p, o, "single", specials, &pp.single));
+    EMBER_RETURN_IF_ERROR(LoadTemplate(*p, o, "pair", specials, &pp.pair));
+  } else {
+    return Unimplemented("post_processor", type);
   }
-  if (p->has_template) {
-    return UnimplementedError(
-        "tokenizer.json post_processor: two TemplateProcessing in one "
-        "Sequence is not implemented");
+  if (p->post_processors.size() >= kMaxPostProcessors) {
+    return InvalidArgumentError(StringPrintf(
+        "post_processor: more than %zu post-processors", kMaxPostProcessors));
   }
-  p->has_template = true;
+  p->post_processors.push_back(std::move(pp));
   return Status::Ok();
 }
 
-Status Pipeline::PostProcess(std::vector<int32_t>* ids) const {
-  if (!has_template) return Status::Ok();
-  std::vector<int32_t> out;
-  out.reserve(ids->size() + 8);
-  for (const TemplateItem& item : single_template) {
-    if (item.is_sequence) {
-      out.insert(out.end(), ids->begin(), ids->end());
+Status Pipeline::PostProcess(bool add_special_tokens,
+                             std::vector<int32_t>* ids) const {
+  if (post_processors.empty()) return Status::Ok();
+  // The list of encodings, as `tokenizers` keeps it.
+  std::vector<std::vector<int32_t>> list;
+  list.push_back(std::move(*ids));
+  std::vector<std::vector<int32_t>> next;
+  for (const PostProcessor& pp : post_processors) {
+    next.clear();
+    size_t total = 0;
+    if (pp.kind == PostProcessor::Kind::kTemplate) {
+      const std::vector<TemplateItem>* tmpl = nullptr;
+      if (list.size() == 1) {
+        tmpl = &pp.single;
+      } else if (list.size() == 2) {
+        tmpl = &pp.pair;
+      } else {
+        return InvalidArgumentError(StringPrintf(
+            "post_processor TemplateProcessing: given %zu encodings by the "
+            "post-processor before it (only 1 or 2 have a template; "
+            "`tokenizers` panics here)",
+            list.size()));
+      }
+      for (const TemplateItem& item : *tmpl) {
+        if (item.is_sequence) {
+          if (item.sequence >= list.size()) {
+            return InvalidArgumentError(
+                "post_processor TemplateProcessing: the template names "
+                "sequence B of a single sequence (`tokenizers` panics here)");
+          }
+          total += list[item.sequence].size();
+          if (total > kMaxPostProcessedIds) break;
+          next.push_back(list[item.sequence]);
+        } else if (add_special_tokens) {
+          if (item.missing) {
+            return InvalidArgumentError(
+                "post_processor TemplateProcessing: the template names a "
+                "special token missing from \"special_tokens\" "
+                "(`tokenizers` panics here)");
+          }
+          total += item.ids.size();
+          next.push_back(item.ids);
+        }
+      }
     } else {
-      out.insert(out.end(), item.ids.begin(), item.ids.end());
+      if (!add_special_tokens) continue;  // Bert/Roberta: ids unchanged
+      for (size_t i = 0; i < list.size(); ++i) {
+        std::vector<int32_t> e;
+        total += list[i].size() + 3;
+        if (total > kMaxPostProcessedIds) break;
+        e.reserve(list[i].size() + 2);
+        if (i == 0) {
+          e.push_back(pp.cls);
+        } else if (pp.kind == PostProcessor::Kind::kRoberta) {
+          e.push_back(pp.sep);
+        }
+        e.insert(e.end(), list[i].begin(), list[i].end());
+        e.push_back(pp.sep);
+        next.push_back(std::move(e));
+      }
     }
+    if (total > kMaxPostProcessedIds) {
+      return ResourceExhaustedError(
+          StringPrintf("post_processor: over %zu ids for one sequence",
+                       kMaxPostProcessedIds));
+    }
+    list.swap(next);
   }
-  ids->swap(out);
+  ids->clear();
+  for (const std::vector<int32_t>& e : list) {
+    ids->insert(ids->end(), e.begin(), e.end());
+  }
   return Status::Ok();
 }
 

@@ -1,13 +1,25 @@
 // The pre-tokenizers: each cuts a normalized piece into the words the
 // model sees (docs/tokenizer.md "Pre-tokenizers").
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include <algorithm>
 
 #include "runtime/tokenizer/json_util.h"
 
 namespace ember::tokenizer {
 
-Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
-                      const std::function<Status(std::string_view)>& on_word) {
+namespace {
+
+using WordFn = PreTokenizer::WordFn;
+using Behavior = PreTokenizer::Behavior;
+
+// The ByteLevel words of `piece` with their byte offsets in `piece` (the
+// prefix space, when added, is at offset 0 and stands for the first
+// character, as `tokenizers`' prepend aligns it).
+Status ByteLevelRanges(
+    const PreTokenizer& step, std::string_view piece,
+    const std::function<Status(std::string_view, size_t)>& on_word) {
   std::string prefixed;
   if (step.add_prefix_space && !piece.empty() && piece[0] != ' ') {
     prefixed.reserve(piece.size() + 1);
@@ -23,7 +35,7 @@ Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
     for (size_t i = start; i < end; ++i) {
       mapped += ByteLevelChar(static_cast<uint8_t>(piece[i]));
     }
-    status = on_word(std::string_view(mapped));
+    status = on_word(std::string_view(mapped), start);
   };
   if (!step.use_regex) {
     word(0, piece.size());
@@ -41,114 +53,375 @@ Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
   return status;
 }
 
-Status PreTokenizer::Split(std::string_view piece,
-                           std::vector<std::string>* out) const {
-  if (kind == Kind::kByteLevel) {
-    return ByteLevelWords(*this, piece, [&](std::string_view word) {
-      out->emplace_back(word);
-      return Status::Ok();
-    });
+// `tokenizers`' NormalizedString::split, streamed: the parts of a word
+// that Pattern::find_matches reports (in order, covering the word, each
+// flagged as a match or not) come in one at a time and leave merged or
+// removed by the behaviour, without the lists `tokenizers` builds. The
+// behaviours, in `tokenizers`' terms: Isolated keeps every part; Removed
+// drops the matches; Contiguous joins a part to the one before when both
+// have the same flag; MergedWithPrevious joins a match to the part before
+// it unless that was a match too; MergedWithNext (a right-to-left fold
+// there) joins a match to the part after it when that one is not a match.
+class BehaviorSplitter {
+ public:
+  BehaviorSplitter(std::string_view word, bool at_start, Behavior behavior,
+                   bool invert, const WordFn& on_word)
+      : word_(word),
+        at_start_(at_start),
+        behavior_(behavior),
+        invert_(invert),
+        on_word_(on_word) {}
+
+  Status Add(size_t start, size_t end, bool is_match) {
+    is_match = is_match != invert_;
+    Status status;
+    switch (behavior_) {
+      case Behavior::kIsolated: status = Emit(start, end); break;
+      case Behavior::kRemoved:
+        if (!is_match) status = Emit(start, end);
+        break;
+      case Behavior::kContiguous:
+      case Behavior::kMergedWithPrevious: {
+        bool join = behavior_ == Behavior::kContiguous
+                        ? is_match == previous_match_
+                        : is_match && !previous_match_;
+        if (join && has_pending_) {
+          pending_end_ = end;
+        } else {
+          status = Flush();
+          Hold(start, end);
+        }
+        break;
+      }
+      case Behavior::kMergedWithNext:
+        if (has_pending_ && previous_match_ && !is_match) {
+          has_pending_ = false;
+          status = Emit(pending_start_, end);
+        } else {
+          status = Flush();
+          if (is_match) {
+            Hold(start, end);
+          } else if (status.ok()) {
+            status = Emit(start, end);
+          }
+        }
+        break;
+    }
+    previous_match_ = is_match;
+    return status;
   }
-  // The pieces of `piece` as `tokenizers`' NormalizedString::split makes
-  // them: every match and every gap, flagged; inverted when asked; then
-  // merged or removed by the behaviour; empty results are dropped.
-  struct Range {
-    size_t start, end;
-    bool is_match;
-  };
-  std::vector<Range> ranges;
-  size_t prev = 0;
-  auto on_match = [&](size_t start, size_t end) {
-    if (prev != start) ranges.push_back({prev, start, false});
-    ranges.push_back({start, end, true});
-    prev = end;
-  };
-  if (regex) {
-    EMBER_RETURN_IF_ERROR(regex->ForEachMatch(piece, on_match));
-  } else if (!literal.empty()) {
-    for (size_t hit = piece.find(literal); hit != std::string_view::npos;
-         hit = piece.find(literal, hit + literal.size())) {
-      on_match(hit, hit + literal.size());
+
+  Status Finish() { return Flush(); }
+
+ private:
+  void Hold(size_t start, size_t end) {
+    has_pending_ = true;
+    pending_start_ = start;
+    pending_end_ = end;
+  }
+  Status Flush() {
+    if (!has_pending_) return Status::Ok();
+    has_pending_ = false;
+    return Emit(pending_start_, pending_end_);
+  }
+  Status Emit(size_t start, size_t end) {
+    if (end <= start) return Status::Ok();
+    return on_word_(word_.substr(start, end - start), at_start_ && start == 0);
+  }
+
+  std::string_view word_;
+  bool at_start_;
+  Behavior behavior_;
+  bool invert_;
+  const WordFn& on_word_;
+  bool previous_match_ = false;
+  bool has_pending_ = false;
+  size_t pending_start_ = 0, pending_end_ = 0;
+};
+
+// find_matches of a character predicate: each matching character is a
+// match of its own, the runs between them are not.
+template <typename Predicate>
+Status SplitByPredicate(std::string_view word, bool at_start,
+                        Predicate is_match, Behavior behavior,
+                        const WordFn& on_word) {
+  BehaviorSplitter splitter(word, at_start, behavior, false, on_word);
+  size_t last = 0, length = 0;
+  for (size_t i = 0; i < word.size(); i += length) {
+    uint32_t c = DecodeCodePoint(word, i, &length);
+    if (is_match(c)) {
+      if (last < i) EMBER_RETURN_IF_ERROR(splitter.Add(last, i, false));
+      EMBER_RETURN_IF_ERROR(splitter.Add(i, i + length, true));
+      last = i + length;
     }
   }
-  if (prev != piece.size()) ranges.push_back({prev, piece.size(), false});
-  if (invert) {
-    for (Range& r : ranges) r.is_match = !r.is_match;
+  if (last < word.size()) {
+    EMBER_RETURN_IF_ERROR(splitter.Add(last, word.size(), false));
   }
-  std::vector<std::pair<size_t, size_t>> keep;
-  bool previous_match = false;
-  switch (behavior) {
-    case Behavior::kIsolated:
-      for (const Range& r : ranges) keep.push_back({r.start, r.end});
-      break;
-    case Behavior::kRemoved:
-      for (const Range& r : ranges) {
-        if (!r.is_match) keep.push_back({r.start, r.end});
+  return splitter.Finish();
+}
+
+// Removed by a predicate, the common case (WhitespaceSplit,
+// CharDelimiterSplit, Bert's first step): the runs between matches, with
+// no list built.
+template <typename Predicate>
+Status RunsBetween(std::string_view word, bool at_start, Predicate is_cut,
+                   const WordFn& on_word) {
+  size_t start = 0, length = 0;
+  for (size_t i = 0; i < word.size(); i += length) {
+    uint32_t c = DecodeCodePoint(word, i, &length);
+    if (is_cut(c)) {
+      if (start < i) {
+        EMBER_RETURN_IF_ERROR(
+            on_word(word.substr(start, i - start), at_start && start == 0));
       }
-      break;
-    case Behavior::kContiguous:
-      for (const Range& r : ranges) {
-        if (r.is_match == previous_match && !keep.empty()) {
-          keep.back().second = r.end;
-        } else {
-          keep.push_back({r.start, r.end});
-        }
-        previous_match = r.is_match;
-      }
-      break;
-    case Behavior::kMergedWithPrevious:
-      for (const Range& r : ranges) {
-        if (r.is_match && !previous_match && !keep.empty()) {
-          keep.back().second = r.end;
-        } else {
-          keep.push_back({r.start, r.end});
-        }
-        previous_match = r.is_match;
-      }
-      break;
-    case Behavior::kMergedWithNext:
-      for (size_t k = ranges.size(); k-- > 0;) {
-        const Range& r = ranges[k];
-        if (r.is_match && !previous_match && !keep.empty()) {
-          keep.back().first = r.start;
-        } else {
-          keep.push_back({r.start, r.end});
-        }
-        previous_match = r.is_match;
-      }
-      std::reverse(keep.begin(), keep.end());
-      break;
+      start = i + length;
+    }
   }
-  for (const auto& [start, end] : keep) {
-    if (end > start) out->emplace_back(piece.substr(start, end - start));
+  if (start < word.size()) {
+    EMBER_RETURN_IF_ERROR(on_word(word.substr(start), at_start && start == 0));
   }
   return Status::Ok();
 }
 
-Status Pipeline::EncodeNormalizedPiece(std::string_view piece, bool at_start,
-                                       std::vector<int32_t>* ids) const {
-  (void)at_start;  // no pre-tokenizer implemented here needs it yet
-  if (pre_tokenizers.empty()) return model->Tokenize(piece, ids);
-  if (pre_tokenizers.size() == 1 &&
-      pre_tokenizers[0].kind == PreTokenizer::Kind::kByteLevel) {
-    // The common case without a copy of each word.
-    return ByteLevelWords(pre_tokenizers[0], piece, [&](std::string_view w) {
-      return model->Tokenize(w, ids);
-    });
-  }
-  std::vector<std::string> words, next;
-  if (!piece.empty()) words.emplace_back(piece);
-  for (const PreTokenizer& step : pre_tokenizers) {
-    next.clear();
-    for (const std::string& word : words) {
-      EMBER_RETURN_IF_ERROR(step.Split(word, &next));
+bool IsWhiteSpace(uint32_t c) { return InCharClass(CharClass::kWhiteSpace, c); }
+bool IsPunctuation(uint32_t c) {
+  return InCharClass(CharClass::kPunctuation, c);
+}
+bool IsNumeric(uint32_t c) { return InCharClass(CharClass::kNumeric, c); }
+
+// Whitespace: `tokenizers` keeps the matches of `\w+|[^\w\s]+` (the `regex`
+// crate's classes) and drops the rest: so runs of word characters and
+// runs of characters that are neither word nor space, split where the
+// kind changes; spaces are dropped.
+Status WhitespaceWords(std::string_view word, bool at_start,
+                       const WordFn& on_word) {
+  enum { kNone, kWord, kOther } run = kNone;
+  size_t start = 0, length = 0;
+  auto flush = [&](size_t end) -> Status {
+    if (run != kNone && start < end) {
+      return on_word(word.substr(start, end - start), at_start && start == 0);
     }
-    words.swap(next);
+    return Status::Ok();
+  };
+  for (size_t i = 0; i < word.size(); i += length) {
+    uint32_t c = DecodeCodePoint(word, i, &length);
+    auto kind = InCharClass(CharClass::kRegexWord, c) ? kWord
+                : IsWhiteSpace(c)                     ? kNone
+                                                      : kOther;
+    if (kind != run) {
+      EMBER_RETURN_IF_ERROR(flush(i));
+      run = kind;
+      start = i;
+    }
   }
-  for (const std::string& word : words) {
-    EMBER_RETURN_IF_ERROR(model->Tokenize(word, ids));
+  return flush(word.size());
+}
+
+// BertPreTokenizer: White_Space removed, then each punctuation character
+// a word of its own.
+Status BertWords(std::string_view word, bool at_start, const WordFn& on_word) {
+  size_t start = 0, length = 0;
+  for (size_t i = 0; i < word.size(); i += length) {
+    uint32_t c = DecodeCodePoint(word, i, &length);
+    bool space = IsWhiteSpace(c);
+    if (space || IsPunctuation(c)) {
+      if (start < i) {
+        EMBER_RETURN_IF_ERROR(
+            on_word(word.substr(start, i - start), at_start && start == 0));
+      }
+      if (!space) {
+        EMBER_RETURN_IF_ERROR(
+            on_word(word.substr(i, length), at_start && i == 0));
+      }
+      start = i + length;
+    }
+  }
+  if (start < word.size()) {
+    EMBER_RETURN_IF_ERROR(on_word(word.substr(start), at_start && start == 0));
   }
   return Status::Ok();
+}
+
+// Metaspace: each U+0020 becomes the replacement, which is prepended by
+// the scheme (unless the word already starts with it); with `split`, a
+// word starts at each replacement character (`tokenizers`' split on it
+// with MergedWithNext).
+Status MetaspaceWords(const PreTokenizer& step, std::string_view word,
+                      bool at_start, const WordFn& on_word) {
+  const std::string& rep = step.literal;
+  std::string text;  // short words stay in the string's own buffer
+  if (word.size() > 12) text.reserve(word.size() + rep.size() * 4);
+  for (char c : word) {
+    if (c == ' ') {
+      text += rep;
+    } else {
+      text.push_back(c);
+    }
+  }
+  bool prepend = false;
+  if (!text.empty() && text.compare(0, rep.size(), rep) != 0) {
+    prepend = step.prepend_scheme == PreTokenizer::PrependScheme::kAlways ||
+              (step.prepend_scheme == PreTokenizer::PrependScheme::kFirst &&
+               at_start);
+  }
+  if (prepend) text.insert(0, rep);
+  std::string_view t = text;
+  if (!step.split) return t.empty() ? Status::Ok() : on_word(t, at_start);
+  // The replacement is one whole character of valid UTF-8, so a byte
+  // match is always a character match.
+  size_t start = 0;
+  for (size_t hit = t.find(rep, 1); hit != std::string_view::npos;
+       hit = t.find(rep, hit + rep.size())) {
+    EMBER_RETURN_IF_ERROR(
+        on_word(t.substr(start, hit - start), at_start && start == 0));
+    start = hit;
+  }
+  if (start < t.size()) {
+    EMBER_RETURN_IF_ERROR(on_word(t.substr(start), at_start && start == 0));
+  }
+  return Status::Ok();
+}
+
+// UnicodeScripts: a word starts at each character whose script differs
+// from the last script seen, not counting "Any" (U+0020, unassigned
+// code points), which neither starts a word nor changes the last script.
+// As in `tokenizers`, "Any" characters before the first other one belong
+// to no word: they are dropped.
+Status UnicodeScriptsWords(std::string_view word, bool at_start,
+                           const WordFn& on_word) {
+  constexpr uint16_t kAny = 0;
+  constexpr size_t kNone = ~size_t{0};
+  uint16_t last = kAny;  // none yet
+  size_t start = kNone, length = 0;
+  for (size_t i = 0; i < word.size(); i += length) {
+    uint16_t script = UnicodeScriptOf(DecodeCodePoint(word, i, &length));
+    if (script == kAny) continue;
+    if (script != last) {
+      if (start != kNone) {
+        EMBER_RETURN_IF_ERROR(
+            on_word(word.substr(start, i - start), at_start && start == 0));
+      }
+      start = i;
+    }
+    last = script;
+  }
+  if (start != kNone) {
+    EMBER_RETURN_IF_ERROR(on_word(word.substr(start), at_start && start == 0));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
+                      const std::function<Status(std::string_view)>& on_word) {
+  return ByteLevelRanges(
+      step, piece, [&](std::string_view w, size_t) { return on_word(w); });
+}
+
+Status PreTokenizer::ForEachWord(std::string_view word, bool at_start,
+                                 const WordFn& on_word) const {
+  if (word.empty()) return Status::Ok();
+  switch (kind) {
+    case Kind::kByteLevel:
+      return ByteLevelRanges(*this, word, [&](std::string_view w, size_t s) {
+        return on_word(w, at_start && s == 0);
+      });
+    case Kind::kWhitespace: return WhitespaceWords(word, at_start, on_word);
+    case Kind::kWhitespaceSplit:
+      return RunsBetween(word, at_start, IsWhiteSpace, on_word);
+    case Kind::kCharDelimiter:
+      return RunsBetween(
+          word, at_start, [&](uint32_t c) { return c == delimiter; }, on_word);
+    case Kind::kBert: return BertWords(word, at_start, on_word);
+    case Kind::kMetaspace:
+      return MetaspaceWords(*this, word, at_start, on_word);
+    case Kind::kDigits:
+      return SplitByPredicate(
+          word, at_start, IsNumeric,
+          individual_digits ? Behavior::kIsolated : Behavior::kContiguous,
+          on_word);
+    case Kind::kPunctuation:
+      return SplitByPredicate(word, at_start, IsPunctuation, behavior, on_word);
+    case Kind::kFixedLength: {
+      size_t start = 0, chars = 0, w = 0;
+      for (size_t i = 0; i < word.size(); i += w) {
+        w = Utf8Length(static_cast<uint8_t>(word[i]));
+        if (++chars == length) {
+          EMBER_RETURN_IF_ERROR(on_word(word.substr(start, i + w - start),
+                                        at_start && start == 0));
+          start = i + w;
+          chars = 0;
+        }
+      }
+      if (start < word.size()) {
+        EMBER_RETURN_IF_ERROR(
+            on_word(word.substr(start), at_start && start == 0));
+      }
+      return Status::Ok();
+    }
+    case Kind::kUnicodeScripts:
+      return UnicodeScriptsWords(word, at_start, on_word);
+    case Kind::kSplit: break;
+  }
+  // Split: every match of the pattern and every gap, flagged.
+  BehaviorSplitter splitter(word, at_start, behavior, invert, on_word);
+  Status status;
+  size_t prev = 0;
+  auto on_match = [&](size_t start, size_t end) {
+    if (!status.ok()) return;
+    if (prev != start) status = splitter.Add(prev, start, false);
+    if (status.ok()) status = splitter.Add(start, end, true);
+    prev = end;
+  };
+  if (regex) {
+    EMBER_RETURN_IF_ERROR(regex->ForEachMatch(word, on_match));
+  } else if (!literal.empty()) {
+    for (size_t hit = word.find(literal); hit != std::string_view::npos;
+         hit = word.find(literal, hit + literal.size())) {
+      on_match(hit, hit + literal.size());
+    }
+  } else {
+    // An empty String pattern: `tokenizers` escapes it into the empty
+    // regex, which matches (empty) at every character boundary, so each
+    // character ends up a word of its own.
+    for (size_t i = 0; i < word.size();
+         i += Utf8Length(static_cast<uint8_t>(word[i]))) {
+      on_match(i, i);
+    }
+    on_match(word.size(), word.size());
+  }
+  EMBER_RETURN_IF_ERROR(status);
+  if (prev != word.size()) {
+    EMBER_RETURN_IF_ERROR(splitter.Add(prev, word.size(), false));
+  }
+  return splitter.Finish();
+}
+
+Status Pipeline::EncodeNormalizedPiece(std::string_view piece, bool at_start,
+                                       std::vector<int32_t>* ids) const {
+  // `tokenizers` drops empty splits before the model runs: an empty piece
+  // gives no ids, whatever the model.
+  if (piece.empty()) return Status::Ok();
+  if (pre_tokenizers.empty()) return model->Tokenize(piece, ids);
+  // Each pre-tokenizer's words go straight into the next one (then into the
+  // model): the same words, in the same order, as `tokenizers` running each
+  // over the list the one before made, without the lists. A word's view
+  // stays valid while the steps after it run.
+  const size_t n = pre_tokenizers.size();
+  const PreTokenizer::WordFn to_model = [&](std::string_view w, bool) {
+    return model->Tokenize(w, ids);
+  };
+  if (n == 1) return pre_tokenizers[0].ForEachWord(piece, at_start, to_model);
+  std::vector<PreTokenizer::WordFn> next(n);
+  next[n - 1] = to_model;
+  for (size_t k = n - 1; k-- > 0;) {
+    next[k] = [this, &next, k](std::string_view w, bool s) {
+      return pre_tokenizers[k + 1].ForEachWord(w, s, next[k + 1]);
+    };
+  }
+  return pre_tokenizers[0].ForEachWord(piece, at_start, next[0]);
 }
 
 namespace {
@@ -159,6 +432,25 @@ constexpr std::string_view kByteLevelPattern =
     "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+"
     "|\\s+(?!\\S)|\\s+";
 
+// Whether a Split's regex may match the empty string somewhere (PCRE2's
+// PCRE2_INFO_MATCHEMPTY, decided when compiling; a lookahead alone
+// counts). `tokenizers` cuts the text at each empty match (onig's
+// find_iter reports them), which Regex's ForEachMatch skips, so such
+// patterns are refused rather than run wrong. A pattern PCRE2 cannot
+// compile as written counts as "may".
+bool MayMatchEmpty(std::string_view pattern) {
+  int error = 0;
+  PCRE2_SIZE offset = 0;
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()),
+                                   pattern.size(), PCRE2_UTF | PCRE2_UCP,
+                                   &error, &offset, nullptr);
+  if (code == nullptr) return true;
+  uint32_t match_empty = 1;
+  int rc = pcre2_pattern_info(code, PCRE2_INFO_MATCHEMPTY, &match_empty);
+  pcre2_code_free(code);
+  return rc != 0 || match_empty != 0;
+}
+
 Result<PreTokenizer::Behavior> ParseBehavior(std::string_view name) {
   using B = PreTokenizer::Behavior;
   if (name == "Removed") return B::kRemoved;
@@ -167,7 +459,7 @@ Result<PreTokenizer::Behavior> ParseBehavior(std::string_view name) {
   if (name == "MergedWithNext") return B::kMergedWithNext;
   if (name == "Contiguous") return B::kContiguous;
   return InvalidArgumentError(StringPrintf(
-      "pre_tokenizer Split: unknown behavior \"%.*s\"",
+      "pre_tokenizer: unknown behavior \"%.*s\"",
       static_cast<int>(std::min<size_t>(name.size(), 64)), name.data()));
 }
 
@@ -204,6 +496,10 @@ Status LoadPreTokenizer(const element& e, size_t depth, Pipeline* p) {
     EMBER_ASSIGN_OR_RETURN(
         step.use_regex,
         GetBool(o, "use_regex", "pre_tokenizer ByteLevel", true));
+    // Changes only the offsets of the words, which ids do not show.
+    EMBER_ASSIGN_OR_RETURN(
+        step.trim_offsets,
+        GetBool(o, "trim_offsets", "pre_tokenizer ByteLevel", true));
     if (step.use_regex) {
       EMBER_ASSIGN_OR_RETURN(step.regex,
                              Regex::CompileOniguruma(kByteLevelPattern));
@@ -214,11 +510,109 @@ Status LoadPreTokenizer(const element& e, size_t depth, Pipeline* p) {
     EMBER_RETURN_IF_ERROR(
         LoadPattern(o, "pre_tokenizer Split", &literal, &step.regex));
     step.literal = std::move(literal);
+    if (step.regex) {
+      element pattern;
+      std::string_view source;
+      if (Field(o, "pattern", &pattern) &&
+          pattern["Regex"].get_string().get(source) == simdjson::SUCCESS &&
+          MayMatchEmpty(source)) {
+        return UnimplementedError(
+            "pre_tokenizer Split: a Regex pattern that can match the empty "
+            "string is not implemented");
+      }
+    }
     EMBER_ASSIGN_OR_RETURN(std::string_view behavior,
                            GetString(o, "behavior", "pre_tokenizer Split"));
     EMBER_ASSIGN_OR_RETURN(step.behavior, ParseBehavior(behavior));
     EMBER_ASSIGN_OR_RETURN(step.invert,
                            GetBool(o, "invert", "pre_tokenizer Split", false));
+  } else if (type == "Whitespace") {
+    step.kind = PreTokenizer::Kind::kWhitespace;
+  } else if (type == "WhitespaceSplit") {
+    step.kind = PreTokenizer::Kind::kWhitespaceSplit;
+  } else if (type == "BertPreTokenizer") {
+    step.kind = PreTokenizer::Kind::kBert;
+  } else if (type == "Metaspace") {
+    step.kind = PreTokenizer::Kind::kMetaspace;
+    constexpr std::string_view kWhere = "pre_tokenizer Metaspace";
+    EMBER_ASSIGN_OR_RETURN(std::string_view replacement,
+                           GetString(o, "replacement", kWhere));
+    EMBER_RETURN_IF_ERROR(
+        CheckOneChar(replacement, "pre_tokenizer Metaspace: replacement"));
+    step.literal = std::string(replacement);
+    size_t width = 0;
+    step.delimiter = DecodeCodePoint(replacement, 0, &width);
+    EMBER_ASSIGN_OR_RETURN(
+        std::string_view scheme,
+        GetOptionalString(o, "prepend_scheme", kWhere, "always"));
+    if (scheme == "always") {
+      step.prepend_scheme = PreTokenizer::PrependScheme::kAlways;
+    } else if (scheme == "first") {
+      step.prepend_scheme = PreTokenizer::PrependScheme::kFirst;
+    } else if (scheme == "never") {
+      step.prepend_scheme = PreTokenizer::PrependScheme::kNever;
+    } else {
+      return InvalidArgumentError(StringPrintf(
+          "pre_tokenizer Metaspace: unknown prepend_scheme \"%.*s\"",
+          static_cast<int>(std::min<size_t>(scheme.size(), 64)),
+          scheme.data()));
+    }
+    // The legacy field: `tokenizers` accepts add_prefix_space false only
+    // with prepend_scheme "never" (the default is "always"); true changes
+    // nothing.
+    EMBER_ASSIGN_OR_RETURN(bool add_prefix_space,
+                           GetBool(o, "add_prefix_space", kWhere, true));
+    if (!add_prefix_space &&
+        step.prepend_scheme != PreTokenizer::PrependScheme::kNever) {
+      return InvalidArgumentError(
+          "pre_tokenizer Metaspace: add_prefix_space false does not match "
+          "prepend_scheme");
+    }
+    EMBER_ASSIGN_OR_RETURN(step.split, GetBool(o, "split", kWhere, true));
+  } else if (type == "Digits") {
+    step.kind = PreTokenizer::Kind::kDigits;
+    element flag;
+    if (!Field(o, "individual_digits", &flag) || !flag.is_bool()) {
+      return InvalidArgumentError(
+          "pre_tokenizer Digits: field \"individual_digits\" is missing or "
+          "not a boolean");
+    }
+    EMBER_ASSIGN_OR_RETURN(
+        step.individual_digits,
+        GetBool(o, "individual_digits", "pre_tokenizer Digits", false));
+  } else if (type == "Punctuation") {
+    step.kind = PreTokenizer::Kind::kPunctuation;
+    EMBER_ASSIGN_OR_RETURN(
+        std::string_view behavior,
+        GetOptionalString(o, "behavior", "pre_tokenizer Punctuation",
+                          "Isolated"));
+    EMBER_ASSIGN_OR_RETURN(step.behavior, ParseBehavior(behavior));
+  } else if (type == "CharDelimiterSplit") {
+    step.kind = PreTokenizer::Kind::kCharDelimiter;
+    EMBER_ASSIGN_OR_RETURN(
+        std::string_view delimiter,
+        GetString(o, "delimiter", "pre_tokenizer CharDelimiterSplit"));
+    EMBER_RETURN_IF_ERROR(
+        CheckOneChar(delimiter, "pre_tokenizer CharDelimiterSplit: delimiter"));
+    size_t width = 0;
+    step.delimiter = DecodeCodePoint(delimiter, 0, &width);
+  } else if (type == "UnicodeScripts") {
+    step.kind = PreTokenizer::Kind::kUnicodeScripts;
+  } else if (type == "FixedLength") {
+    step.kind = PreTokenizer::Kind::kFixedLength;
+    // `tokenizers` loads a length of 0 and then panics at encode (a chunk
+    // size of 0): refused here instead.
+    element given;
+    if (Field(o, "length", &given)) {
+      EMBER_ASSIGN_OR_RETURN(
+          uint64_t length,
+          GetUint(o, "length", "pre_tokenizer FixedLength", 1u << 30));
+      if (length == 0) {
+        return InvalidArgumentError(
+            "pre_tokenizer FixedLength: length must be at least 1");
+      }
+      step.length = static_cast<size_t>(length);
+    }
   } else {
     return Unimplemented("pre_tokenizer", type);
   }
@@ -226,6 +620,25 @@ Status LoadPreTokenizer(const element& e, size_t depth, Pipeline* p) {
     return InvalidArgumentError("more than 64 pre-tokenizers");
   }
   p->pre_tokenizers.push_back(std::move(step));
+  // ByteLevel and Metaspace make the text longer, and a Sequence of them
+  // compounds it (each ByteLevel can double the bytes, a Metaspace make a
+  // one-byte word five bytes): the product of their worst cases is bounded
+  // so that the words of a piece stay within 16 times its size.
+  size_t growth = 1;
+  for (const PreTokenizer& s : p->pre_tokenizers) {
+    if (s.kind == PreTokenizer::Kind::kByteLevel) {
+      growth *= s.add_prefix_space ? 3 : 2;
+    } else if (s.kind == PreTokenizer::Kind::kMetaspace) {
+      growth *=
+          s.literal.size() +
+          (s.prepend_scheme == PreTokenizer::PrependScheme::kNever ? 0 : 1);
+    }
+    if (growth > 16) {
+      return InvalidArgumentError(
+          "pre_tokenizer: the ByteLevel and Metaspace steps of this Sequence "
+          "could make the text more than 16 times longer");
+    }
+  }
   return Status::Ok();
 }
 

@@ -33,6 +33,7 @@ Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern) {
   (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
   std::shared_ptr<Regex> regex(new Regex());
   regex->code_ = code;
+  regex->source_ = pattern;
   pcre2_match_context* context = pcre2_match_context_create(nullptr);
   if (context == nullptr) return ResourceExhaustedError("pcre2 match context");
   // Bounds for a hostile pattern: backtracking steps and the interpreter's
@@ -128,6 +129,13 @@ Result<std::shared_ptr<const Regex>> Regex::CompileOniguruma(
     out.push_back(c);
   }
   return Compile(out);
+}
+
+bool Regex::MayMatchEmpty() const {
+  uint32_t match_empty = 1;
+  int rc = pcre2_pattern_info(static_cast<const pcre2_code*>(code_),
+                              PCRE2_INFO_MATCHEMPTY, &match_empty);
+  return rc != 0 || match_empty != 0;
 }
 
 Regex::~Regex() {

@@ -11,10 +11,11 @@
 //      printable characters) splits each piece into words;
 //   4. the model (BPE: merges by rank, byte fallback, unk) turns each word
 //      into ids;
-//   5. with add_special_tokens, the post-processor (TemplateProcessing)
-//      adds its special tokens around the sequence.
+//   5. the post-processors (TemplateProcessing, Bert, Roberta) add their
+//      special tokens around the sequence (with add_special_tokens).
 // A decode maps ids to token strings, drops special tokens when asked, and
-// runs the decoder chain (ByteLevel, ByteFallback, Fuse, Strip, Replace).
+// runs the decoder chain (ByteLevel, ByteFallback, Fuse, Strip, Replace,
+// WordPiece, Metaspace, CTC, BPEDecoder).
 //
 // What a `tokenizer.json` holds that this file does not implement is
 // refused at load with UNIMPLEMENTED naming the component, never silently
@@ -53,30 +54,78 @@ class Tokenizer;
 
 // Decodes ids fed a few at a time: the concatenation of everything Feed and
 // Finalize return equals Tokenizer::Decode of all the ids. Text is returned
-// as soon as later ids cannot change it (a UTF-8 sequence split across
-// byte tokens waits for its last byte). Exact and incremental for the
-// decoder chains of GPT-2/Llama-3 (ByteLevel), llama (Replace, ByteFallback,
-// Fuse, Strip without stop) and no decoder; any other chain returns all its
+// as soon as later ids cannot change it. Each decoder of the chain runs as a
+// stage over the tokens as they come (a UTF-8 sequence split across byte
+// tokens waits for its last byte, BPEDecoder holds one token to know the
+// last, ...); chains with a stage that cannot run that way return all their
 // text at Finalize (docs/tokenizer.md "Streaming decode").
 class DecodeStream {
  public:
+  ~DecodeStream();
+  DecodeStream(const DecodeStream&) = delete;
+  DecodeStream& operator=(const DecodeStream&) = delete;
   Status Feed(std::span<const int32_t> ids, std::string* text);
   Status Finalize(std::string* text);
 
  private:
   friend class Tokenizer;
-  enum class Mode { kBuffer, kNoDecoder, kByteLevel, kLlama };
+  struct Stage;  // decoders.cc
   DecodeStream(const Tokenizer* tokenizer, bool skip_special_tokens);
-  void EmitStripped(std::string_view piece, std::string* text);
-  void FlushByteRun(std::string* text);
+  // Passes `token` (a whole token, or after a Fuse/ByteLevel stage a piece
+  // of the one token) to stage `index`; past the last stage it is text.
+  Status Push(size_t index, std::string token, std::string* text);
+  Status Flush(size_t index, std::string* text);
 
   const Tokenizer* tokenizer_;
   bool skip_special_tokens_;
-  Mode mode_ = Mode::kBuffer;
-  std::vector<int32_t> buffered_;  // kBuffer
-  std::string pending_;    // kByteLevel: undecided bytes; kLlama: a byte run
-  bool started_ = false;   // kNoDecoder: a token was written
-  size_t strip_left_ = 0;  // kLlama: leading characters Strip may remove
+  bool buffer_all_ = false;        // a chain that cannot stream
+  bool no_decoder_ = false;        // tokens joined by spaces
+  std::vector<int32_t> buffered_;  // buffer_all_
+  std::vector<std::unique_ptr<Stage>> stages_;
+  bool started_ = false;  // no_decoder_: a token was written
+  bool finalized_ = false;
+};
+
+// Encodes text fed a chunk at a time: the concatenation of everything Feed
+// and Finalize return equals Tokenizer::Encode of all the text. A chunk may
+// end inside a UTF-8 sequence (the bytes wait for the rest). Ids come out
+// as soon as more text cannot change them: after an added token that no
+// longer token can extend, and, for pre-tokenizers whose regex looks a
+// bounded distance ahead (GPT-2's ByteLevel, the tiktoken encodings, Llama
+// 3's Split), after a word followed by enough settled text; the held text
+// is then the last words (a run of whitespace is held whole). Any other
+// pipeline returns its ids at added tokens and Finalize
+// (docs/tokenizer.md "Streaming encode").
+class EncodeStream {
+ public:
+  EncodeStream(const EncodeStream&) = delete;
+  EncodeStream& operator=(const EncodeStream&) = delete;
+  Status Feed(std::string_view chunk, std::vector<int32_t>* ids);
+  Status Finalize(std::vector<int32_t>* ids);
+
+ private:
+  friend class Tokenizer;
+  EncodeStream(const Tokenizer* tokenizer, const EncodeOptions& options);
+  Status Drain(bool final, std::vector<int32_t>* ids);
+  bool MayStartToken(size_t pos) const;
+  Status EncodePiece(std::string_view piece, bool final, size_t limit,
+                     size_t* consumed, std::vector<int32_t>* ids);
+  Status EncodeWords(std::string_view piece, bool final, size_t limit,
+                     size_t* consumed, std::vector<int32_t>* ids);
+
+  const Tokenizer* tokenizer_;
+  EncodeOptions options_;
+  bool words_ = false;       // word-level emission (bounded regexes)
+  bool buffer_all_ = false;  // a pipeline encoded whole at Finalize
+  std::vector<int32_t> prefix_, suffix_;  // what the post-processor adds
+  std::string text_;                      // text not yet turned into ids
+  std::string partial_;         // an incomplete UTF-8 sequence at the end
+  size_t scanned_ = 0;          // text_[0, scanned_) holds no added token
+  size_t max_token_bytes_ = 0;  // the longest raw added token
+  size_t retry_at_ = 0;      // held text size at which to look for words again
+  bool at_start_ = true;     // text_ starts the whole text
+  bool piece_fresh_ = true;  // text_ starts a piece (no word emitted yet)
+  bool started_ = false;     // prefix_ emitted
   bool finalized_ = false;
 };
 
@@ -93,7 +142,14 @@ class Tokenizer {
 
   static Result<std::unique_ptr<Tokenizer>> FromHuggingFaceJson(
       std::string_view json);
-  // A `tokenizer.json` file.
+  // A tiktoken rank file's text ("<base64 token> <rank>" lines) and the
+  // name of the encoding that gives its regex and special tokens
+  // ("cl100k_base", "o200k_base", "o200k_harmony", "r50k_base", "gpt2",
+  // "p50k_base", "p50k_edit"; docs/tokenizer.md "tiktoken").
+  static Result<std::unique_ptr<Tokenizer>> FromTiktoken(
+      std::string_view data, std::string_view encoding);
+  // A `tokenizer.json` file, or a `<encoding>.tiktoken` rank file (the
+  // encoding named by the file name, as iree.runtime 3.13 does).
   static Result<std::unique_ptr<Tokenizer>> FromFile(const std::string& path);
 
   ~Tokenizer();
@@ -119,6 +175,9 @@ class Tokenizer {
                      bool skip_special_tokens, unsigned threads,
                      std::vector<std::string>* out) const;
 
+  // A stream encoder; it refers to this Tokenizer, which must outlive it.
+  std::unique_ptr<EncodeStream> NewEncodeStream(
+      const EncodeOptions& options) const;
   // A stream decoder; it refers to this Tokenizer, which must outlive it.
   std::unique_ptr<DecodeStream> NewDecodeStream(bool skip_special_tokens) const;
 
@@ -131,11 +190,15 @@ class Tokenizer {
   std::optional<int32_t> TokenToId(std::string_view token) const;
   // The ids of the added tokens marked special, ascending.
   std::vector<int32_t> SpecialIds() const;
+  // The id of the model's unknown token, when it has one in its vocabulary
+  // (the only role iree.runtime 3.13's special_ids fills).
+  std::optional<int32_t> UnkId() const;
 
  private:
   Tokenizer();
   friend struct Pipeline;
   friend class DecodeStream;
+  friend class EncodeStream;
   std::unique_ptr<Pipeline> pipeline_;
 };
 

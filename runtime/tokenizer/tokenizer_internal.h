@@ -5,8 +5,10 @@
 //   text.cc            UTF-8, GPT-2's byte table, literal and regex replace
 //   regex.cc           Regex (PCRE2) and the Oniguruma translation
 //   normalizers.cc     Normalizer, Pipeline::Normalize
+//   precompiled.cc     PrecompiledCharsmap (SentencePiece's charsmap)
 //   added_tokens.cc    added tokens: loading, indexing, matching, EncodeText
 //   pre_tokenizers.cc  PreTokenizer, Pipeline::EncodeNormalizedPiece
+//   pre_tokenizer_classes.cc  their character classes and scripts
 //   model_*.cc         the models (Model is their interface)
 //   post_processors.cc Pipeline::PostProcess
 //   decoders.cc        Decoder, RunDecoder, DecodeStream
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,9 +49,18 @@ class Regex {
   Status ForEachMatch(
       std::string_view text,
       const std::function<void(size_t, size_t)>& on_match) const;
+  // The PCRE2 pattern compiled (after any Oniguruma translation):
+  // encode_stream.cc recognizes the regexes it can stream word by word.
+  const std::string& source() const { return source_; }
+  // Whether the pattern may match the empty string somewhere (PCRE2's
+  // PCRE2_INFO_MATCHEMPTY; a lookahead alone counts). `tokenizers` acts at
+  // every empty match (Replace inserts there, Split cuts there), which
+  // ForEachMatch skips, so the loaders refuse such patterns.
+  bool MayMatchEmpty() const;
 
  private:
   Regex() = default;
+  std::string source_;
   void* code_ = nullptr;  // pcre2_code_8
   void* match_context_ = nullptr;
 };
@@ -63,18 +75,89 @@ struct StringHash {
 using StringIdMap =
     std::unordered_map<std::string, int32_t, StringHash, std::equal_to<>>;
 
+// A SentencePiece `precompiled_charsmap` (precompiled.cc): a darts-clone
+// double-array trie over UTF-8 keys whose values are offsets into a block of
+// NUL-terminated replacement strings. Normalizes grapheme by grapheme
+// exactly as `tokenizers`' Precompiled does (docs/tokenizer.md
+// "Precompiled"). The blob comes from a file: every trie offset and string
+// offset is checked when used, and a bad one is INVALID_ARGUMENT.
+class PrecompiledCharsmap {
+ public:
+  // The base64 text of the `precompiled_charsmap` field.
+  static Result<std::shared_ptr<const PrecompiledCharsmap>> FromBase64(
+      std::string_view base64);
+  static Result<std::shared_ptr<const PrecompiledCharsmap>> FromBytes(
+      std::string_view blob);
+  // `in` is valid UTF-8; the result replaces `out`.
+  Status Normalize(std::string_view in, std::string* out) const;
+
+ private:
+  PrecompiledCharsmap() = default;
+  // The replacement of the shortest key that is a prefix of `chunk`
+  // (stopping at a NUL byte), or nullopt.
+  Result<std::optional<std::string_view>> Transform(
+      std::string_view chunk) const;
+  std::vector<uint32_t> units_;
+  std::string normalized_;
+};
+
 struct Normalizer {
-  enum class Kind { kPrepend, kReplace, kNfc, kNfd, kNfkc, kNfkd };
+  enum class Kind {
+    kPrepend,
+    kReplace,
+    kNfc,
+    kNfd,
+    kNfkc,
+    kNfkd,
+    kLowercase,
+    kStrip,
+    kStripAccents,
+    kBert,
+    kPrecompiled,
+    kByteLevel,
+    kNmt
+  };
   Kind kind;
   std::string text;     // Prepend: what; Replace: the literal pattern
   std::string content;  // Replace: the replacement
-  std::shared_ptr<const Regex> regex;  // Replace with a Regex pattern
+  std::shared_ptr<const Regex> regex;            // Replace with a Regex pattern
+  bool strip_left = false, strip_right = false;  // Strip
+  // BertNormalizer (strip_accents already resolved: null = lowercase).
+  bool clean_text = false, handle_chinese_chars = false;
+  bool strip_accents = false, lowercase = false;
+  std::shared_ptr<const PrecompiledCharsmap> charsmap;  // Precompiled
 };
 
-// One pre-tokenizer: ByteLevel, or Split (a pattern cuts each piece; what
-// happens to the matches is `behavior`). A `Sequence` is a list of them.
+// The character classes the predicate-splitting pre-tokenizers use, with
+// `tokenizers`' members (pre_tokenizer_classes.cc, docs/tokenizer.md
+// "Pre-tokenizers"): the `regex` crate's `\w`; White_Space (Rust's
+// `char::is_whitespace`, also the `regex` crate's `\s`); Rust's
+// `char::is_numeric`; ASCII punctuation or a `unicode_categories` P*.
+enum class CharClass { kRegexWord, kWhiteSpace, kNumeric, kPunctuation };
+bool InCharClass(CharClass cls, uint32_t code_point);
+// UnicodeScripts' script of a code point (after `tokenizers`' fix-ups:
+// U+30FC, Hiragana and Katakana count as Han), as a number; 0 is "Any"
+// (U+0020 and what `tokenizers`' table lacks).
+uint16_t UnicodeScriptOf(uint32_t code_point);
+
+// One pre-tokenizer (a `Sequence` is the list of them, run in order, each
+// on every word of the one before). ByteLevel and Metaspace rewrite the
+// text; the others only cut it, Split by a pattern and the rest by a
+// character class; what happens to the cut-out parts is `behavior`.
 struct PreTokenizer {
-  enum class Kind { kByteLevel, kSplit };
+  enum class Kind {
+    kByteLevel,
+    kSplit,
+    kWhitespace,       // runs of \w, runs of [^\w\s]; \s removed
+    kWhitespaceSplit,  // White_Space removed
+    kMetaspace,
+    kDigits,       // numeric runs (or each numeric character) cut out
+    kPunctuation,  // each punctuation character, by `behavior`
+    kBert,         // WhitespaceSplit, then each punctuation isolated
+    kCharDelimiter,
+    kFixedLength,     // chunks of `length` characters
+    kUnicodeScripts,  // cut where the script changes
+  };
   enum class Behavior {
     kRemoved,
     kIsolated,
@@ -82,32 +165,71 @@ struct PreTokenizer {
     kMergedWithNext,
     kContiguous
   };
+  enum class PrependScheme { kAlways, kFirst, kNever };
   Kind kind = Kind::kByteLevel;
   bool add_prefix_space = false;       // ByteLevel
   bool use_regex = true;               // ByteLevel
+  bool trim_offsets = true;            // ByteLevel: offsets only
   std::shared_ptr<const Regex> regex;  // ByteLevel with use_regex; Split
-  std::string literal;                 // Split with a String pattern
-  Behavior behavior = Behavior::kIsolated;
-  bool invert = false;
+  std::string literal;  // Split with a String pattern; Metaspace's character
+  Behavior behavior = Behavior::kIsolated;                // Split, Punctuation
+  bool invert = false;                                    // Split
+  PrependScheme prepend_scheme = PrependScheme::kAlways;  // Metaspace
+  bool split = true;                                      // Metaspace
+  bool individual_digits = false;                         // Digits
+  uint32_t delimiter = 0;  // CharDelimiterSplit; Metaspace's replacement
+  size_t length = 5;       // FixedLength, >= 1
 
-  // Appends the words of `piece` (non-empty) to `out`.
-  Status Split(std::string_view piece, std::vector<std::string>* out) const;
+  // Passes each word of `word` to `on_word`, with its view (valid during the
+  // call) and whether it starts the text (`at_start`: offset 0 of the
+  // original text, which Metaspace's prepend_scheme "first" tests).
+  using WordFn = std::function<Status(std::string_view, bool)>;
+  Status ForEachWord(std::string_view word, bool at_start,
+                     const WordFn& on_word) const;
 };
 
+// One decoder of the chain (a `Sequence` is flattened into the list).
+// Each turns the list of token strings into another list, as `tokenizers`'
+// decode_chain does (docs/tokenizer.md "Decode").
 struct Decoder {
-  enum class Kind { kByteLevel, kReplace, kByteFallback, kFuse, kStrip };
+  enum class Kind {
+    kByteLevel,
+    kReplace,
+    kByteFallback,
+    kFuse,
+    kStrip,
+    kWordPiece,
+    kMetaspace,
+    kCtc,
+    kBpe
+  };
   Kind kind;
-  std::string text;     // Replace: the literal pattern
-  std::string content;  // Replace: the replacement; Strip: the character
-  std::shared_ptr<const Regex> regex;
-  size_t start = 0, stop = 0;  // Strip
+  // Replace: the literal pattern; WordPiece: the prefix; Metaspace: the
+  // replacement character; CTC: the pad token; BPEDecoder: the suffix.
+  std::string text;
+  // Replace: the replacement; Strip: the character; CTC: the word
+  // delimiter token.
+  std::string content;
+  std::shared_ptr<const Regex> regex;  // Replace with a Regex pattern
+  size_t start = 0, stop = 0;          // Strip
+  bool cleanup = false;                // WordPiece, CTC
+  bool prepend_never = false;          // Metaspace: prepend_scheme "never"
 };
 
+// An added token (`added_tokens` of a tokenizer.json), matched in the text
+// before the model runs (docs/tokenizer.md "Added tokens").
 struct AddedToken {
   std::string content;
+  // With normalized=true and a normalizer that changes the content: the
+  // normalized content, which `tokenizers` matches and also returns for the
+  // id (id_to_token, decode). Empty otherwise.
+  std::string normalized_content;
   int32_t id = 0;
   bool special = false;
   bool normalized = false;
+  bool lstrip = false;       // the match takes the whitespace before it
+  bool rstrip = false;       // ... and after it
+  bool single_word = false;  // matches only between word boundaries
 };
 
 // Leftmost-longest matching of added tokens (what `tokenizers` does with
@@ -145,13 +267,50 @@ class Model {
   virtual size_t IdLimit() const = 0;
 };
 
+// BPE's merge table: (left id << 32 | right id) -> (rank, merged id), with
+// open addressing and a multiplicative hash, because its lookups are the
+// inner loop of a BPE encode (a std::unordered_map spent more time hashing
+// and chasing bucket lists than the merging itself).
+class MergeMap {
+ public:
+  using Value = std::pair<uint32_t, int32_t>;
+  void reserve(size_t count);
+  // The value of `key`, inserted as {0, 0} when absent.
+  Value& operator[](uint64_t key);
+  const Value* find(uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = Home(key);; i = (i + 1) & mask_) {
+      const Slot& slot = slots_[i];
+      if (slot.key == key) return &slot.value;
+      if (slot.key == kEmpty) return nullptr;
+    }
+  }
+  size_t size() const { return size_; }
+
+ private:
+  // Ids are below 2^31, so no key is all ones.
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  struct Slot {
+    uint64_t key = kEmpty;
+    Value value{0, 0};
+  };
+  size_t Home(uint64_t key) const {
+    return static_cast<size_t>((key * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  void Rehash(size_t capacity);
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  size_t mask_ = 0;
+  unsigned shift_ = 64;
+};
+
 class BpeModel final : public Model {
  public:
   StringIdMap vocab;
   std::vector<std::string> vocab_r;  // by id; "" where no token
   std::vector<uint8_t> has_id;       // by id
   // (left id << 32 | right id) -> (rank, merged id)
-  std::unordered_map<uint64_t, std::pair<uint32_t, int32_t>> merges;
+  MergeMap merges;
   std::string unk_token;
   bool has_unk = false;
   bool fuse_unk = false;
@@ -179,9 +338,149 @@ class BpeModel final : public Model {
   size_t IdLimit() const override { return vocab_r.size(); }
 };
 
+// The total bytes of the tokens of a WordPiece, Unigram or WordLevel
+// vocabulary (Ember's bound: a trie costs about 17 bytes per byte of
+// distinct prefix; real vocabularies of 250,000 tokens hold about 2 MiB).
+constexpr size_t kMaxModelVocabBytes = size_t{1} << 25;
+
+// A byte trie over a model's tokens as a double array (SentencePiece's
+// darts does the same): the child of node n by byte c is unit base[n] + c
+// when that unit's check is n, so a step is one add and one load, without
+// a search among siblings. WordPiece walks it for the longest match and
+// Unigram for every match starting at a position, one byte per step and
+// without allocating (docs/tokenizer.md "Unigram").
+class PieceTrie {
+ public:
+  static constexpr uint32_t kNone = UINT32_MAX;
+  // `keys[i]` gets `values[i]`; of equal keys the last one's value wins
+  // (as a Rust HashMap filled in order). Keys are at most
+  // Tokenizer::kMaxTokenBytes long (the recursion of the build).
+  // RESOURCE_EXHAUSTED when the double array would be over 16 units per
+  // node (keys made to defeat the packing).
+  Status Build(const std::vector<std::string_view>& keys,
+               const std::vector<int32_t>& values);
+  static constexpr uint32_t root() { return 0; }
+  // The child of `node` by `byte`, or kNone.
+  uint32_t Child(uint32_t node, uint8_t byte) const {
+    uint32_t next = units_[node].base + byte;
+    return next < units_.size() && units_[next].check == node ? next : kNone;
+  }
+  // The value of the key ending at `node`, or -1.
+  int32_t Value(uint32_t node) const { return units_[node].value; }
+  // The node reached by `s` from `node`, or kNone.
+  uint32_t Walk(uint32_t node, std::string_view s) const;
+  // The value of exactly `s`, or -1.
+  int32_t Find(std::string_view s) const {
+    uint32_t node = Walk(root(), s);
+    return node == kNone ? -1 : Value(node);
+  }
+  size_t units() const { return units_.size(); }
+
+ private:
+  struct Unit {
+    uint32_t base = 0;
+    uint32_t check = kNone;  // the parent; kNone: free
+    int32_t value = -1;
+  };
+  std::vector<Unit> units_{Unit{}};
+};
+
+// WordPiece (BERT): the longest token that is a prefix of the rest of the
+// word, `continuing_subword_prefix` in front after the first; a word with no
+// such split, or longer than `max_input_chars_per_word` characters, is the
+// unk token (docs/tokenizer.md "WordPiece").
+class WordPieceModel final : public Model {
+ public:
+  PieceTrie trie;                    // token -> id
+  std::vector<std::string> vocab_r;  // by id; "" where no token
+  std::vector<uint8_t> has_id;       // by id
+  size_t vocab_count = 0;
+  std::string unk_token;
+  std::string continuing_subword_prefix;
+  uint64_t max_input_chars_per_word = 100;
+  uint32_t prefix_node = PieceTrie::kNone;  // the trie after the prefix
+
+  std::string_view type() const override { return "WordPiece"; }
+  Status Tokenize(std::string_view word,
+                  std::vector<int32_t>* ids) const override;
+  std::optional<std::string_view> IdToToken(int32_t id) const override;
+  std::optional<int32_t> TokenToId(std::string_view token) const override;
+  size_t VocabSize() const override { return vocab_count; }
+  size_t IdLimit() const override { return vocab_r.size(); }
+};
+
+// Unigram (SentencePiece): the segmentation of the word with the highest
+// total score (Viterbi), unknown characters scored min - 10 and runs of
+// them fused into one unk or their bytes (docs/tokenizer.md "Unigram").
+class UnigramModel final : public Model {
+ public:
+  std::vector<std::string> pieces;  // by id (ids are positions)
+  std::vector<double> scores;       // by id
+  PieceTrie trie;                   // piece -> its last id
+  int32_t unk_id = -1;              // -1: none
+  bool byte_fallback = false;
+  double unk_score = 0;   // the lowest score minus `tokenizers`' penalty 10
+  int32_t byte_ids[256];  // "<0xAB>" ids, -1 when absent
+
+  // Identifies this model in the per-thread word caches (never reused).
+  uint64_t serial = 0;
+
+  UnigramModel();
+  std::string_view type() const override { return "Unigram"; }
+  // Short words through a per-thread cache (what `tokenizers` does with
+  // its own cache; the model is immutable, so a cached result stays right).
+  Status Tokenize(std::string_view word,
+                  std::vector<int32_t>* ids) const override;
+  Status TokenizeUncached(std::string_view word,
+                          std::vector<int32_t>* ids) const;
+  std::optional<std::string_view> IdToToken(int32_t id) const override;
+  std::optional<int32_t> TokenToId(std::string_view token) const override;
+  // Every entry, repeated pieces included (`tokenizers`' get_vocab_size).
+  size_t VocabSize() const override { return pieces.size(); }
+  size_t IdLimit() const override { return pieces.size(); }
+};
+
+// The double `tokenizers` (serde_json without "float_roundtrip") reads for
+// the JSON number whose correctly rounded value is `exact` and which is
+// written in its shortest round-trip form (model_unigram.cc).
+double SerdeJsonDouble(double exact);
+
+// WordLevel: a word is its token, or the unk token
+// (docs/tokenizer.md "WordLevel").
+class WordLevelModel final : public Model {
+ public:
+  StringIdMap vocab;
+  std::vector<std::string> vocab_r;  // by id; "" where no token
+  std::vector<uint8_t> has_id;       // by id
+  std::string unk_token;
+
+  std::string_view type() const override { return "WordLevel"; }
+  Status Tokenize(std::string_view word,
+                  std::vector<int32_t>* ids) const override;
+  std::optional<std::string_view> IdToToken(int32_t id) const override;
+  std::optional<int32_t> TokenToId(std::string_view token) const override;
+  size_t VocabSize() const override { return vocab.size(); }
+  size_t IdLimit() const override { return vocab_r.size(); }
+};
+
+// One piece of a TemplateProcessing template.
 struct TemplateItem {
-  bool is_sequence = false;  // the encoded text ("Sequence" A)
-  std::vector<int32_t> ids;  // a SpecialToken's ids
+  bool is_sequence = false;  // "Sequence": one of the encodings
+  size_t sequence = 0;       // 0 for A, 1 for B
+  std::vector<int32_t> ids;  // "SpecialToken": its ids
+  // A SpecialToken whose id is not in "special_tokens": `tokenizers` loads
+  // the file and panics when the piece is used; Ember fails that encode.
+  bool missing = false;
+};
+
+// One post-processor (a `Sequence` is flattened into the list). ByteLevel
+// changes offsets only and is not kept. Bert and Roberta differ in ids only
+// for the second and later encodings of a list.
+struct PostProcessor {
+  enum class Kind { kTemplate, kBert, kRoberta };
+  Kind kind = Kind::kTemplate;
+  std::vector<TemplateItem> single, pair;  // Template
+  int32_t cls = 0, sep = 0;                // Bert, Roberta
 };
 
 struct Pipeline {
@@ -196,8 +495,16 @@ struct Pipeline {
   std::vector<PreTokenizer> pre_tokenizers;
   bool has_decoder = false;
   std::vector<Decoder> decoders;
-  std::vector<TemplateItem> single_template;
-  bool has_template = false;
+  std::vector<PostProcessor> post_processors;
+  // encode_stream.cc: the pre-tokenizer's regex looks a bounded distance
+  // past each match (set by the tiktoken loader; docs/tokenizer.md
+  // "Streaming encode").
+  bool stream_words_bounded = false;
+  // encode_stream.cc: every proper prefix of a normalized=false added
+  // token, made on first use by a stream.
+  mutable std::once_flag raw_prefixes_once;
+  mutable std::unordered_set<std::string, StringHash, std::equal_to<>>
+      raw_prefixes;
 
   // normalizers.cc
   Status Normalize(std::string_view in, std::string* out) const;
@@ -209,15 +516,36 @@ struct Pipeline {
   // original), which Metaspace's prepend_scheme "first" needs.
   Status EncodeNormalizedPiece(std::string_view piece, bool at_start,
                                std::vector<int32_t>* ids) const;
-  // post_processors.cc: with add_special_tokens, what the post-processor
-  // adds around the ids of one sequence.
-  Status PostProcess(std::vector<int32_t>* ids) const;
+  // post_processors.cc: what the post-processors make of the ids of one
+  // sequence. `tokenizers` runs them with add_special_tokens false too
+  // (a template can repeat or drop the sequence); the one-argument form is
+  // add_special_tokens=true.
+  Status PostProcess(bool add_special_tokens, std::vector<int32_t>* ids) const;
+  Status PostProcess(std::vector<int32_t>* ids) const {
+    return PostProcess(true, ids);
+  }
   std::optional<std::string_view> IdToToken(int32_t id) const;
 };
 
 // True for the code points `tokenizers`' normalizers treat as unassigned
 // although utf8proc knows them (normalization_compat.cc).
 bool UnknownToTokenizersNormalization(uint32_t code_point);
+// The character classes of `tokenizers`' other normalizers, on utf8proc's
+// data corrected where `tokenizers`' differs (normalization_compat.cc):
+// Rust's char::to_lowercase (full mapping), unicode-normalization-
+// alignments' is_combining_mark, unicode_categories' is_mark_nonspacing and
+// is_other (Cc, Cf, Co), Rust's char::is_whitespace.
+void AppendTokenizersLowercase(uint32_t code_point, std::string* out);
+bool IsCombiningMarkToTokenizers(uint32_t code_point);
+bool IsNonspacingMarkToTokenizers(uint32_t code_point);
+bool IsOtherToTokenizers(uint32_t code_point);
+bool IsRustWhitespace(uint32_t code_point);
+// A code point whose grapheme-cluster class under utf8proc 2.8 is the one
+// unicode-segmentation gives `code_point` (itself where they agree).
+uint32_t GraphemeClassRepresentative(uint32_t code_point);
+// Indic_Conjunct_Break as unicode-segmentation has it (for rule GB9c).
+enum class IndicConjunctBreak { kNone, kConsonant, kLinker, kExtend };
+IndicConjunctBreak IndicConjunctBreakOf(uint32_t code_point);
 
 // The PCRE2 class body (what goes between [ and ]) that matches what
 // Oniguruma's `\s` ("s") or `\p{X}` ("X", a general category) matches in
@@ -242,7 +570,8 @@ Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
 // The code point at `s[i]` (valid UTF-8) and its length in bytes.
 uint32_t DecodeCodePoint(std::string_view s, size_t i, size_t* length);
 void AppendCodePoint(uint32_t c, std::string* out);
-// Every occurrence of `pattern` (non-empty) replaced by `content`.
+// Every occurrence of `pattern` (non-empty; the loaders refuse an empty
+// one) replaced by `content`.
 void ReplaceAll(std::string_view in, std::string_view pattern,
                 std::string_view content, std::string* out);
 // Every match of `regex` replaced by `content`.

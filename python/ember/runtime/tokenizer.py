@@ -2,19 +2,21 @@
 iree.runtime 3.12+'s tokenizers, token-for-token as HuggingFace
 ``tokenizers`` for the same ``tokenizer.json``.
 
-Implemented (docs/tokenizer.md "Coverage"): BPE models (byte-level GPT-2
-and Llama-3 style, byte-fallback llama style), the ByteLevel, Split and
-Sequence pre-tokenizers, the Prepend/Replace/NFC/NFD/NFKC/NFKD normalizers,
-the ByteLevel/ByteFallback/Fuse/Strip/Replace decoders, added and special
-tokens, and the TemplateProcessing/ByteLevel/Sequence post-processors. A ``tokenizer.json`` with any
-other component is refused at load with ``NotImplementedError`` naming it.
-``from_tiktoken``, ``encode_stream`` and ``special_ids`` raise
-``NotImplementedError``.
+What a ``tokenizer.json`` may hold is listed in docs/tokenizer.md
+"Coverage"; a file with any other component is refused at load with
+``NotImplementedError`` naming it, never approximated.
+tiktoken rank files (``from_tiktoken``, ``from_file`` on
+``<encoding>.tiktoken``) give ``tiktoken``'s ids; ``encode_stream`` returns
+ids as soon as more text cannot change them (docs/tokenizer.md "Streaming
+encode").
 
 Beyond iree.runtime: ``encode_batch`` / ``decode_batch`` run on every core
 with the GIL released (so do ``encode`` and ``decode``). Errors: malformed
 files and text are ``ValueError``, an id not in the vocabulary in
-``decode`` is ``IndexError`` (``tokenizers`` drops it silently).
+``decode`` is ``IndexError`` (``tokenizers`` and iree.runtime 3.13 drop it
+silently), text with a lone surrogate is ``ValueError`` (3.13: TypeError);
+``bytes`` are accepted where 3.13 takes ``str`` file contents. The streams
+raise ``ValueError`` when used after ``finalize``, as 3.13's do.
 """
 
 from __future__ import annotations
@@ -61,8 +63,9 @@ class Tokenizer:
 
     @staticmethod
     def from_file(path: Union[str, os.PathLike]) -> "Tokenizer":
-        """A tokenizer from a ``tokenizer.json`` file (tiktoken files are
-        not implemented yet)."""
+        """A tokenizer from a ``tokenizer.json`` file, or from a tiktoken
+        rank file named ``<encoding>.tiktoken`` (the encoding is the file
+        name's stem, as in iree.runtime 3.13)."""
         _require_native("Tokenizer.from_file")
         return Tokenizer._wrap(_Native.from_file(os.fspath(path)))
 
@@ -76,9 +79,14 @@ class Tokenizer:
 
     @staticmethod
     def from_tiktoken(data: str, encoding: str) -> "Tokenizer":
-        """A tokenizer from the text of a tiktoken file. Not implemented
-        yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.from_tiktoken", "tiktoken rank files")
+        """A tokenizer from the text of a tiktoken rank file and an
+        encoding name giving its regex and special tokens: cl100k_base,
+        o200k_base, o200k_harmony, r50k_base, gpt2, p50k_base, p50k_edit.
+        An unknown name or a malformed file is a ValueError."""
+        _require_native("Tokenizer.from_tiktoken")
+        if isinstance(data, (bytes, bytearray, memoryview)):
+            data = bytes(data).decode("utf-8")
+        return Tokenizer._wrap(_Native.from_tiktoken(data, encoding))
 
     def encode(self, text: str, add_special_tokens: bool = False,
                no_special_token_matching: bool = False) -> List[int]:
@@ -113,8 +121,11 @@ class Tokenizer:
     def encode_stream(self, add_special_tokens: bool = False,
                       no_special_token_matching: bool = False
                       ) -> "TokenizerEncodeStream":
-        """Not implemented yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.encode_stream", "streaming encode")
+        """A TokenizerEncodeStream: text fed chunk by chunk gives its ids
+        as soon as more text cannot change them; everything it returns,
+        joined, is ``encode`` of all the text."""
+        return TokenizerEncodeStream._wrap(self._native.encode_stream(
+            add_special_tokens, no_special_token_matching))
 
     def decode_stream(self, skip_special_tokens: bool = False
                       ) -> "TokenizerDecodeStream":
@@ -131,7 +142,7 @@ class Tokenizer:
 
     @property
     def model_type(self) -> str:
-        """The kind of model: "BPE"."""
+        """The kind of model: "BPE", "WordPiece", "Unigram" or "WordLevel"."""
         return self._native.model_type
 
     def id_to_token(self, token_id: int) -> Optional[str]:
@@ -144,38 +155,76 @@ class Tokenizer:
 
     @property
     def special_ids(self) -> dict:
-        """Not implemented yet: raises NotImplementedError."""
-        _unimplemented("Tokenizer.special_ids", "special ids by role")
+        """The ids of the special roles, as iree.runtime 3.13 gives them:
+        keys bos, eos, unk, pad, sep, cls and mask, each an id or None.
+        Like 3.13, only ``unk`` is ever set (the model's unknown token)."""
+        roles = dict.fromkeys(
+            ("bos", "eos", "unk", "pad", "sep", "cls", "mask"))
+        roles["unk"] = self._native.unk_id
+        return roles
+
+
+_STREAM_FINALIZED = "Already finalized"
+_STREAM_FED_AFTER = "Cannot feed after finalize"
 
 
 class TokenizerEncodeStream:
-    """Not implemented yet: making one raises NotImplementedError."""
+    """Encodes text fed chunk by chunk (``feed``), returning the ids that
+    more text cannot change; ``finalize`` returns the rest. Made by
+    ``Tokenizer.encode_stream``; as a context manager it finalizes on exit
+    (the ids ``finalize`` would return are dropped, as in iree.runtime)."""
+
+    __slots__ = ("_native", "_finalized")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _unimplemented("TokenizerEncodeStream", "streaming encode")
+        raise TypeError("make a TokenizerEncodeStream with "
+                        "Tokenizer.encode_stream()")
+
+    @classmethod
+    def _wrap(cls, native: Any) -> "TokenizerEncodeStream":
+        self = object.__new__(cls)
+        self._native = native
+        self._finalized = False
+        return self
 
     def feed(self, chunk: str) -> List[int]:
-        """Not implemented yet: raises NotImplementedError."""
-        _unimplemented("TokenizerEncodeStream.feed", "streaming encode")
+        """Feeds text; returns the ids that are final so far."""
+        if self._finalized:
+            raise ValueError(_STREAM_FED_AFTER)
+        if not isinstance(chunk, str):
+            raise TypeError(
+                f"feed() takes a str chunk, not {type(chunk).__name__}")
+        return self._native.feed(chunk)
 
     def finalize(self) -> List[int]:
-        """Not implemented yet: raises NotImplementedError."""
-        _unimplemented("TokenizerEncodeStream.finalize", "streaming encode")
+        """Returns the ids of the text held back."""
+        if self._finalized:
+            raise ValueError(_STREAM_FINALIZED)
+        self._finalized = True
+        return self._native.finalize()
 
     def __enter__(self) -> "TokenizerEncodeStream":
-        _unimplemented("TokenizerEncodeStream", "streaming encode")
+        return self
 
     def __exit__(self, *args: Any) -> None:
-        _unimplemented("TokenizerEncodeStream", "streaming encode")
+        if not self._finalized:
+            self._finalized = True
+            try:
+                self._native.finalize()
+            except ValueError:
+                if args and args[0] is None:
+                    raise
+        return None
 
 
 class TokenizerDecodeStream:
     """Decodes ids fed one by one (``feed_one``) or in lists (``feed``),
     returning the text that later ids cannot change; ``finalize`` returns
-    the rest. Made by ``Tokenizer.decode_stream``; usable as a context
-    manager."""
+    the rest. Made by ``Tokenizer.decode_stream``; as a context manager it
+    finalizes on exit (the text ``finalize`` would return is dropped, as in
+    iree.runtime)."""
 
-    __slots__ = ("_native",)
+    __slots__ = ("_native", "_finalized")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("make a TokenizerDecodeStream with "
@@ -185,22 +234,37 @@ class TokenizerDecodeStream:
     def _wrap(cls, native: Any) -> "TokenizerDecodeStream":
         self = object.__new__(cls)
         self._native = native
+        self._finalized = False
         return self
 
-    def feed(self, token_ids: List[int]) -> str:
+    def feed(self, token_ids: Sequence[int]) -> str:
         """Feeds ids; returns the text that is final so far."""
+        if self._finalized:
+            raise ValueError(_STREAM_FED_AFTER)
         return self._native.feed(list(token_ids))
 
     def feed_one(self, token_id: int) -> str:
         """Feeds one id; returns the text that is final so far."""
+        if self._finalized:
+            raise ValueError(_STREAM_FED_AFTER)
         return self._native.feed_one(token_id)
 
     def finalize(self) -> str:
         """Returns what is left (text held for a later byte)."""
+        if self._finalized:
+            raise ValueError(_STREAM_FINALIZED)
+        self._finalized = True
         return self._native.finalize()
 
     def __enter__(self) -> "TokenizerDecodeStream":
         return self
 
     def __exit__(self, *args: Any) -> None:
+        if not self._finalized:
+            self._finalized = True
+            try:
+                self._native.finalize()
+            except (ValueError, IndexError):
+                if args and args[0] is None:
+                    raise
         return None
