@@ -93,6 +93,26 @@ export EMBER_IREE311_COMPILE="$venv311/bin/iree-compile"
 # Tests that run an oracle in a subprocess name each by its release.
 export EMBER_IREE313_PYTHON="$python"
 export EMBER_IREE313_COMPILE="$venv/bin/iree-compile"
+# Real tokenizer files shipped by packages whose other dependencies (torch)
+# the tests do not need: fetched without dependencies and unpacked where
+# tests/python/test_tokenizer_real_files.py looks (cached by name).
+tokfiles="$root/build/tokenizer-files"
+for spec in wordllama==0.4.0.post1 pix2tex==0.1.4 openai-whisper==20250625; do
+  if [ ! -e "$tokfiles/.$spec" ]; then
+    rm -rf "$tokfiles/dl"
+    "$python" -m pip download --quiet --no-deps \
+      -d "$tokfiles/dl" "$spec"
+    for archive in "$tokfiles"/dl/*; do
+      case "$archive" in
+        *.whl) "$python" -m zipfile -e "$archive" "$tokfiles" ;;
+        *.tar.gz) tar -xzf "$archive" -C "$tokfiles" --strip-components=1 ;;
+      esac
+    done
+    rm -rf "$tokfiles/dl"
+    touch "$tokfiles/.$spec"
+  fi
+done
+export EMBER_TOKENIZER_FILES="$tokfiles"
 
 step "Compiling the test corpus with iree-compile 3.13 and 3.11 (cached)"
 "$python" tools/ember_corpus.py build --out build/corpus \
@@ -144,7 +164,7 @@ fi
 fuzz_targets=(module_loader_fuzzer bytecode_verifier_fuzzer elf_module_fuzzer
   npy_reader_fuzzer irpa_parser_fuzzer gguf_parser_fuzzer
   safetensors_parser_fuzzer vulkan_executable_fuzzer tokenizer_loader_fuzzer
-  tokenizer_encode_fuzzer)
+  tokenizer_encode_fuzzer tokenizer_tiktoken_fuzzer)
 cmake -S . -B build/clang-fuzz -G Ninja "${launcher[@]}" \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON -DEMBER_WERROR=ON \
