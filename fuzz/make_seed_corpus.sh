@@ -15,7 +15,8 @@
 # ggml type and JSON form the readers accept, and a few they refuse.
 # vulkan_executable_fuzzer starts from small Vulkan executables written by
 # fuzz/vulkan_executable_seeds.py (no compiler output); the tokenizer
-# targets from small tokenizer.json files written by fuzz/tokenizer_seeds.py.
+# targets from small tokenizer.json files written by fuzz/tokenizer_seeds.py
+# and tiktoken rank files written by fuzz/tiktoken_seeds.py.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/build/fuzz-seeds}"
@@ -141,6 +142,9 @@ PY
     ;;
   tokenizer_loader_fuzzer | tokenizer_encode_fuzzer)
     python3 "$root/fuzz/tokenizer_seeds.py" "$out"
+    ;;
+  tokenizer_tiktoken_fuzzer)
+    python3 "$root/fuzz/tiktoken_seeds.py" "$out"
     ;;
   *)
     # The corpora scripts/run_tests.sh compiles (3.13 and 3.11); the 3.13 one

@@ -10,7 +10,8 @@ that docs/tokenizer.md describes -- byte-level BPE with the ByteLevel
 pre-tokenizer and decoder, byte-fallback BPE with Prepend/Replace
 normalizers and the ByteFallback/Fuse/Strip decoders, Split pre-tokenizers
 of every behaviour, a template post-processor, added tokens, both merge
-spellings -- plus a few the loader must refuse (an unknown component, a
+spellings, a BERT-style WordPiece, a T5-style Unigram with byte fallback,
+a WordLevel with CTC decoding and stripping added tokens -- plus a few the loader must refuse (an unknown component, a
 merge of unknown tokens, an id out of range).
 """
 
@@ -136,6 +137,77 @@ def seeds():
         pre_tokenizer=byte_level, decoder=byte_level,
         added_tokens=[added(len(vocab), "<pad>", special=False,
                             normalized=True)])
+
+    # WordPiece, BERT style: BertNormalizer, BertPreTokenizer, the
+    # BertProcessing post-processor and the WordPiece decoder.
+    wp_vocab = {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3}
+    for piece in ["h", "e", "l", "o", "w", "r", "d", "##e", "##l", "##o",
+                  "##llo", "he", "hello", "world", "!", "\u4e2d"]:
+        wp_vocab.setdefault(piece, len(wp_vocab))
+    yield "bert_wordpiece", tokenizer(
+        {"type": "WordPiece", "unk_token": "[UNK]",
+         "continuing_subword_prefix": "##", "max_input_chars_per_word": 100,
+         "vocab": wp_vocab},
+        normalizer={"type": "BertNormalizer", "clean_text": True,
+                    "handle_chinese_chars": True, "strip_accents": None,
+                    "lowercase": True},
+        pre_tokenizer={"type": "BertPreTokenizer"},
+        post_processor={"type": "BertProcessing", "sep": ["[SEP]", 3],
+                        "cls": ["[CLS]", 2]},
+        decoder={"type": "WordPiece", "prefix": "##", "cleanup": True},
+        added_tokens=[added(i, t) for t, i in list(wp_vocab.items())[:4]])
+
+    # Unigram, T5 style: Metaspace pre-tokenizer and decoder, byte fallback,
+    # a template that appends "</s>".
+    pieces = [["<pad>", 0.0], ["</s>", 0.0], ["<unk>", 0.0]]
+    pieces += [[f"<0x{b:02X}>", -20.0] for b in range(256)]
+    pieces += [["\u2581", -2.0], ["\u2581he", -3.0], ["llo", -3.5],
+               ["\u2581hello", -4.0], ["h", -5.0], ["e", -5.0],
+               ["l", -5.0], ["o", -5.0], ["\u2581w", -4.5],
+               ["orld", -4.0]]
+    metaspace = {"type": "Metaspace", "replacement": "\u2581",
+                 "prepend_scheme": "always", "split": True}
+    yield "t5_unigram", tokenizer(
+        {"type": "Unigram", "unk_id": 2, "byte_fallback": True,
+         "vocab": pieces},
+        normalizer={"type": "Sequence", "normalizers": [
+            {"type": "Nmt"}, {"type": "NFKC"}, {"type": "Lowercase"},
+            {"type": "Strip", "strip_left": True, "strip_right": True},
+            {"type": "StripAccents"}]},
+        pre_tokenizer={"type": "Sequence", "pretokenizers": [
+            {"type": "WhitespaceSplit"}, {"type": "Digits",
+                                          "individual_digits": True},
+            {"type": "Punctuation", "behavior": "Isolated"}, metaspace]},
+        post_processor={"type": "TemplateProcessing",
+                        "single": [{"Sequence": {"id": "A", "type_id": 0}},
+                                   {"SpecialToken": {"id": "</s>",
+                                                     "type_id": 0}}],
+                        "pair": [{"Sequence": {"id": "A", "type_id": 0}},
+                                 {"Sequence": {"id": "B", "type_id": 1}}],
+                        "special_tokens": {"</s>": {"id": "</s>",
+                                                    "ids": [1],
+                                                    "tokens": ["</s>"]}}},
+        decoder={"type": "Sequence", "decoders": [
+            {"type": "ByteFallback"}, metaspace]},
+        added_tokens=[added(0, "<pad>"), added(1, "</s>"),
+                      added(2, "<unk>")])
+
+    # WordLevel with the Whitespace pre-tokenizer, a CTC decoder and added
+    # tokens that strip the whitespace around them.
+    wl_vocab = {"<unk>": 0, "<pad>": 1, "hello": 2, "world": 3, "!": 4,
+                "|": 5}
+    lstrip = dict(added(6, "<mask>"), lstrip=True, rstrip=True)
+    yield "wordlevel_ctc", tokenizer(
+        {"type": "WordLevel", "unk_token": "<unk>", "vocab": wl_vocab},
+        pre_tokenizer={"type": "Whitespace"},
+        post_processor={"type": "RobertaProcessing", "sep": ["|", 5],
+                        "cls": ["<pad>", 1], "trim_offsets": True,
+                        "add_prefix_space": False},
+        decoder={"type": "CTC", "pad_token": "<pad>",
+                 "word_delimiter_token": "|", "cleanup": True},
+        added_tokens=[added(1, "<pad>"), lstrip,
+                      dict(added(7, "hi", special=False),
+                           single_word=True)])
 
     # Refused: each must load with a clear error.
     yield "refused_unknown_model", tokenizer({"type": "Mystery"})
