@@ -8,6 +8,7 @@
 namespace ember::tokenizer {
 
 void TokenTrie::Add(std::string_view content, int32_t token_index) {
+  if (!content.empty()) starts_[static_cast<uint8_t>(content[0])] = true;
   int32_t node = 0;
   for (char ch : content) {
     auto byte = static_cast<uint8_t>(ch);
@@ -31,6 +32,9 @@ void TokenTrie::Add(std::string_view content, int32_t token_index) {
 
 int32_t TokenTrie::LongestAt(std::string_view text, size_t pos,
                              size_t* length) const {
+  if (pos >= text.size() || !starts_[static_cast<uint8_t>(text[pos])]) {
+    return -1;
+  }
   int32_t node = 0, best = -1;
   for (size_t i = pos; i < text.size(); ++i) {
     auto byte = static_cast<uint8_t>(text[i]);

@@ -2,6 +2,7 @@
 // pre-tokenized (docs/tokenizer.md "Normalizers").
 #include <utf8proc.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "runtime/tokenizer/json_util.h"
@@ -37,6 +38,20 @@ Status UnicodeNormalize(std::string_view in, utf8proc_option_t options,
   out->clear();
   size_t start = 0;
   for (size_t i = 0; i < in.size();) {
+    // An ASCII character followed by another (or by the end) is its own
+    // normal form in all four forms, and nothing composes with it or
+    // reorders across it: it is copied, and the text around it is
+    // normalized apart (most text is mostly ASCII).
+    if (static_cast<uint8_t>(in[i]) < 0x80 &&
+        (i + 1 == in.size() || static_cast<uint8_t>(in[i + 1]) < 0x80)) {
+      if (start < i) {
+        EMBER_RETURN_IF_ERROR(
+            UnicodeNormalizeSpan(in.substr(start, i - start), options, out));
+      }
+      out->push_back(in[i]);
+      start = ++i;
+      continue;
+    }
     size_t w = 0;
     uint32_t c = DecodeCodePoint(in, i, &w);
     if (c >= 0x7FD && UnknownToTokenizersNormalization(c)) {
@@ -108,6 +123,14 @@ void StripAccents(std::string_view in, std::string* out) {
 }
 
 Status Bert(const Normalizer& n, std::string* text, std::string* scratch) {
+  if (!n.bert_ascii.empty() &&
+      std::all_of(text->begin(), text->end(),
+                  [](char c) { return static_cast<uint8_t>(c) < 0x80; })) {
+    scratch->clear();
+    for (char c : *text) scratch->append(n.bert_ascii[static_cast<uint8_t>(c)]);
+    text->swap(*scratch);
+    return Status::Ok();
+  }
   if (n.clean_text) {
     // Controls (and NUL, U+FFFD) removed, then whitespace to a space; tab,
     // LF and CR count as whitespace, not as controls.
@@ -381,6 +404,13 @@ Status LoadNormalizer(const element& e, size_t depth, Pipeline* p) {
     // null (or absent) strip_accents follows lowercase.
     EMBER_ASSIGN_OR_RETURN(n.strip_accents,
                            GetBool(o, "strip_accents", kWhere, n.lowercase));
+    std::vector<std::string> ascii(128);
+    std::string scratch;
+    for (int c = 0; c < 128; ++c) {
+      ascii[c].assign(1, static_cast<char>(c));
+      EMBER_RETURN_IF_ERROR(Bert(n, &ascii[c], &scratch));
+    }
+    n.bert_ascii = std::move(ascii);
   } else if (type == "Precompiled") {
     n.kind = Normalizer::Kind::kPrecompiled;
     EMBER_ASSIGN_OR_RETURN(

@@ -247,7 +247,7 @@ Result<std::string> Tokenizer::Decode(std::span<const int32_t> ids,
           StringPrintf("token id %d is not in the vocabulary (%zu tokens)", id,
                        vocab_size()));
     }
-    if (skip_special_tokens && p.special_contents.count(std::string(*token))) {
+    if (skip_special_tokens && p.special_contents.count(*token)) {
       continue;
     }
     tokens.emplace_back(*token);

@@ -17,6 +17,7 @@
 //   tokenizer.cc       the public Tokenizer
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -125,6 +126,9 @@ struct Normalizer {
   // BertNormalizer (strip_accents already resolved: null = lowercase).
   bool clean_text = false, handle_chinese_chars = false;
   bool strip_accents = false, lowercase = false;
+  // BertNormalizer: what it makes of each ASCII character (each of its
+  // steps maps ASCII character by character), for all-ASCII text.
+  std::vector<std::string> bert_ascii;
   std::shared_ptr<const PrecompiledCharsmap> charsmap;  // Precompiled
 };
 
@@ -247,6 +251,9 @@ class TokenTrie {
     std::vector<std::pair<uint8_t, int32_t>> children;  // sorted by byte
   };
   std::vector<Node> nodes_{Node{}};
+  // The bytes some token starts with: most positions of a text start none,
+  // and the scan tries every position.
+  std::array<bool, 256> starts_{};
 };
 
 // A model turns one pre-tokenized word into ids. Implementations are
@@ -488,7 +495,7 @@ struct Pipeline {
   std::vector<AddedToken> added;  // by index
   std::unordered_map<int32_t, size_t> added_by_id;
   StringIdMap added_by_content;
-  std::unordered_set<std::string> special_contents;
+  std::unordered_set<std::string, StringHash, std::equal_to<>> special_contents;
   TokenTrie raw_trie;         // normalized=false tokens
   TokenTrie normalized_trie;  // normalized=true tokens, normalized content
   std::vector<Normalizer> normalizers;
