@@ -235,9 +235,62 @@ Status Tokenizer::EncodeBatch(std::span<const std::string_view> texts,
   });
 }
 
+namespace {
+
+// The ByteLevel decoder of one token: its characters' bytes when each is
+// one of GPT-2's table, else the token's own text (as RunDecoder does).
+std::string ByteLevelTokenBytes(std::string_view token) {
+  std::string bytes;
+  for (size_t i = 0; i < token.size();) {
+    size_t w = 0;
+    int b = ByteLevelByte(DecodeCodePoint(token, i, &w));
+    if (b < 0) return std::string(token);
+    bytes.push_back(static_cast<char>(b));
+    i += w;
+  }
+  return bytes;
+}
+
+}  // namespace
+
 Result<std::string> Tokenizer::Decode(std::span<const int32_t> ids,
                                       bool skip_special_tokens) const {
   const Pipeline& p = *pipeline_;
+  if (p.has_decoder && p.decoders.size() == 1 &&
+      p.decoders[0].kind == Decoder::Kind::kByteLevel) {
+    // Each token's bytes are made once per tokenizer, not per decode (a
+    // GPT-2-style decode spent most of its time mapping characters).
+    std::call_once(p.byte_level_once, [&] {
+      size_t limit = p.model->IdLimit();
+      for (const AddedToken& t : p.added) {
+        limit = std::max(limit, static_cast<size_t>(t.id) + 1);
+      }
+      p.byte_level_bytes.resize(limit);
+      p.byte_level_kind.assign(limit, 0);
+      for (size_t id = 0; id < limit; ++id) {
+        auto token = p.IdToToken(static_cast<int32_t>(id));
+        if (!token) continue;
+        p.byte_level_bytes[id] = ByteLevelTokenBytes(*token);
+        p.byte_level_kind[id] = p.special_contents.count(*token) ? 2 : 1;
+      }
+    });
+    std::string bytes;
+    for (int32_t id : ids) {
+      uint8_t kind =
+          id >= 0 && static_cast<size_t>(id) < p.byte_level_kind.size()
+              ? p.byte_level_kind[id]
+              : 0;
+      if (kind == 0) {
+        return OutOfRangeError(
+            StringPrintf("token id %d is not in the vocabulary (%zu tokens)",
+                         id, vocab_size()));
+      }
+      if (skip_special_tokens && kind == 2) continue;
+      bytes += p.byte_level_bytes[id];
+    }
+    if (IsValidUtf8(bytes)) return bytes;
+    return Utf8Lossy(bytes);
+  }
   std::vector<std::string> tokens;
   tokens.reserve(ids.size());
   for (int32_t id : ids) {

@@ -512,6 +512,12 @@ struct Pipeline {
   mutable std::once_flag raw_prefixes_once;
   mutable std::unordered_set<std::string, StringHash, std::equal_to<>>
       raw_prefixes;
+  // tokenizer.cc: for a decoder chain of ByteLevel alone (GPT-2, Llama 3,
+  // tiktoken), the bytes of each id, made on first decode (empty and
+  // unknown where the id names no token) and whether it is special.
+  mutable std::once_flag byte_level_once;
+  mutable std::vector<std::string> byte_level_bytes;
+  mutable std::vector<uint8_t> byte_level_kind;  // 0 none, 1 token, 2 special
 
   // normalizers.cc
   Status Normalize(std::string_view in, std::string* out) const;
