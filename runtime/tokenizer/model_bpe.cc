@@ -11,17 +11,6 @@ namespace ember::tokenizer {
 
 namespace {
 
-// Words repeat (" the", "\n", "    "), so each thread remembers the ids of
-// the short words it tokenized lately, for one model at a time.
-struct WordCache {
-  uint64_t serial = 0;
-  std::unordered_map<std::string, std::vector<int32_t>, StringHash,
-                     std::equal_to<>>
-      words;
-};
-constexpr size_t kCacheMaxWordBytes = 64;
-constexpr size_t kCacheMaxWords = 16384;
-
 // A queued merge of the pair (left, right) at symbol `pos`.
 struct Merge {
   uint32_t rank;
@@ -113,23 +102,10 @@ class MergeQueue {
 
 Status BpeModel::Tokenize(std::string_view word,
                           std::vector<int32_t>* ids) const {
-  if (word.size() > kCacheMaxWordBytes) return TokenizeUncached(word, ids);
-  thread_local WordCache cache;
-  if (cache.serial != serial) {
-    cache.words.clear();
-    cache.serial = serial;
-  }
-  auto it = cache.words.find(word);
-  if (it != cache.words.end()) {
-    ids->insert(ids->end(), it->second.begin(), it->second.end());
-    return Status::Ok();
-  }
-  size_t first = ids->size();
-  EMBER_RETURN_IF_ERROR(TokenizeUncached(word, ids));
-  if (cache.words.size() >= kCacheMaxWords) cache.words.clear();
-  cache.words.emplace(std::string(word),
-                      std::vector<int32_t>(ids->begin() + first, ids->end()));
-  return Status::Ok();
+  return TokenizeThroughWordCache(
+      serial, word, ids, [this](std::string_view w, std::vector<int32_t>* out) {
+        return TokenizeUncached(w, out);
+      });
 }
 
 Status BpeModel::TokenizeUncached(std::string_view word,

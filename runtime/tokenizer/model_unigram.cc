@@ -267,42 +267,15 @@ UnigramModel::UnigramModel() {
   std::fill(std::begin(byte_ids), std::end(byte_ids), -1);
 }
 
-namespace {
-
-// The ids of the short words a thread tokenized lately, for one model at a
-// time (pre-tokenized words repeat: "▁the", "▁", "."). An error is never
-// cached.
-struct UnigramWordCache {
-  uint64_t serial = 0;
-  std::unordered_map<std::string, std::vector<int32_t>, StringHash,
-                     std::equal_to<>>
-      words;
-};
-constexpr size_t kCacheMaxWordBytes = 64;
-constexpr size_t kCacheMaxWords = 16384;
-
-}  // namespace
+namespace {}  // namespace
 
 Status UnigramModel::Tokenize(std::string_view word,
                               std::vector<int32_t>* ids) const {
   if (word.empty()) return Status::Ok();
-  if (word.size() > kCacheMaxWordBytes) return TokenizeUncached(word, ids);
-  thread_local UnigramWordCache cache;
-  if (cache.serial != serial) {
-    cache.words.clear();
-    cache.serial = serial;
-  }
-  auto it = cache.words.find(word);
-  if (it != cache.words.end()) {
-    ids->insert(ids->end(), it->second.begin(), it->second.end());
-    return Status::Ok();
-  }
-  size_t first = ids->size();
-  EMBER_RETURN_IF_ERROR(TokenizeUncached(word, ids));
-  if (cache.words.size() >= kCacheMaxWords) cache.words.clear();
-  cache.words.emplace(std::string(word),
-                      std::vector<int32_t>(ids->begin() + first, ids->end()));
-  return Status::Ok();
+  return TokenizeThroughWordCache(
+      serial, word, ids, [this](std::string_view w, std::vector<int32_t>* out) {
+        return TokenizeUncached(w, out);
+      });
 }
 
 Status UnigramModel::TokenizeUncached(std::string_view word,

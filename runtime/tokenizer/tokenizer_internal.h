@@ -256,6 +256,42 @@ class TokenTrie {
   std::array<bool, 256> starts_{};
 };
 
+// Words repeat (" the", "\n", "    ", "▁the"), so each thread remembers
+// the ids of the short words a model tokenized lately, for one model at a
+// time (`serial`, never reused); `uncached(word, ids)` does the work
+// otherwise. An error is never cached. Each model type (each `Uncached`)
+// has its own per-thread cache.
+template <typename Uncached>
+Status TokenizeThroughWordCache(uint64_t serial, std::string_view word,
+                                std::vector<int32_t>* ids,
+                                Uncached&& uncached) {
+  constexpr size_t kMaxWordBytes = 64;
+  constexpr size_t kMaxWords = 16384;
+  if (word.size() > kMaxWordBytes) return uncached(word, ids);
+  struct Cache {
+    uint64_t serial = 0;
+    std::unordered_map<std::string, std::vector<int32_t>, StringHash,
+                       std::equal_to<>>
+        words;
+  };
+  thread_local Cache cache;
+  if (cache.serial != serial) {
+    cache.words.clear();
+    cache.serial = serial;
+  }
+  auto it = cache.words.find(word);
+  if (it != cache.words.end()) {
+    ids->insert(ids->end(), it->second.begin(), it->second.end());
+    return Status::Ok();
+  }
+  size_t first = ids->size();
+  EMBER_RETURN_IF_ERROR(uncached(word, ids));
+  if (cache.words.size() >= kMaxWords) cache.words.clear();
+  cache.words.emplace(std::string(word),
+                      std::vector<int32_t>(ids->begin() + first, ids->end()));
+  return Status::Ok();
+}
+
 // A model turns one pre-tokenized word into ids. Implementations are
 // immutable after loading and called from any number of threads.
 class Model {

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import random
-import sysconfig
+import sys
 import threading
 import unicodedata
 from pathlib import Path
@@ -44,92 +44,17 @@ from tokenizers import (  # noqa: E402
     trainers,
 )
 
-# Multilingual text: CJK, Korean, RTL (Arabic, Hebrew), Indic, Thai, Cyrillic,
-# Greek, emoji (ZWJ sequences, flags, skin tones), combining marks.
-MULTILINGUAL = [
-    "我们今天去公园散步，天气非常好。",
-    "東京は日本の首都です。ひらがなとカタカナも使います。",
-    "안녕하세요, 만나서 반갑습니다. 한국어 문장입니다.",
-    "مرحبا بالعالم، هذه جملة باللغة العربية.",
-    "שלום עולם, זה משפט בעברית עם ניקוד: שָׁלוֹם.",
-    "नमस्ते दुनिया, यह हिंदी में एक वाक्य है।",
-    "สวัสดีชาวโลก นี่คือประโยคภาษาไทย",
-    "Привет, мир! Это предложение на русском языке.",
-    "Καλημέρα κόσμε, αυτή είναι μια ελληνική πρόταση.",
-    "Emoji: 👩‍👩‍👧‍👦 family, 👍🏽 thumbs, 🇫🇷 flag, ❤️ heart, 🤖 robot.",
-    "Combining: e\u0301 a\u0300 n\u0303 o\u0308 Z\u0335\u0336a\u0337l\u0338g\u0334o",
-    "Ünïcödé façade naïve café résumé coöperate Ångström",
-    "Mixed: English 中文 العربية עברית 日本語 한국어 🙂",
-    "Tab\tand\nnewlines\r\nand   multiple    spaces  \u00a0nbsp\u3000ideographic",
-]
+# The texts and the training text are tokenizer_corpus's (shared by every
+# tokenizer test and the benchmark; its docstring says what they hold).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import tokenizer_corpus as tc  # noqa: E402
 
-SPECIAL = "<|endoftext|>"
-
-
-def _corpus_lines(limit=6000):
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    lines = []
-    for path in sorted(stdlib.glob("*.py")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
-        for line in text.splitlines():
-            if line.strip():
-                lines.append(line[:400])
-        if len(lines) >= limit:
-            break
-    return lines[:limit]
-
-
-def _random_unicode(rng, n):
-    ranges = [(0x20, 0x7E), (0x00, 0x20), (0x80, 0x2FF), (0x300, 0x36F),
-              (0x370, 0x6FF), (0x900, 0xDFF), (0x1100, 0x11FF),
-              (0x2000, 0x206F), (0x3000, 0x30FF), (0x4E00, 0x9FFF),
-              (0xAC00, 0xD7A3), (0xE000, 0xF8FF), (0xFE00, 0xFFFF),
-              (0x1F300, 0x1FAFF), (0x10000, 0x10FFFF)]
-    out = []
-    for _ in range(n):
-        lo, hi = rng.choice(ranges)
-        c = rng.randint(lo, hi)
-        if 0xD800 <= c <= 0xDFFF:
-            c = 0x20
-        out.append(chr(c))
-    return "".join(out)
-
-
-def _adversarial():
-    ws = [" ", "\t", "\n", "\r\n", "\u00a0", "\u0085", "\u2028", "\u3000",
-          "\u200b", "\u000b", "\u000c", "\u001c", "\u1680", "\u180e"]
-    out = ["", " ", "  ", "\n", " \n ", "a", "'s", "'S", "'ll've're", "don't",
-           "I'm", " 's", "a" * 5000, " " * 3000, "ab " * 2000,
-           "\u00e9" * 1000, "🙂" * 500, "1234567890" * 100, "x\u0301" * 300,
-           SPECIAL, SPECIAL * 3, " " + SPECIAL + " ", "a" + SPECIAL + "b",
-           "<|endof", "<|endoftext|", "|endoftext|>", "<<|endoftext|>>",
-           "<s>", "</s>", "<unk>", "<s><s>hello</s>", " <s> hi", "<0x41>",
-           "<0xZZ>", "▁", "▁▁ ▁", "Ġ", "ĠĠhello", "\ufeffbom", "\x00\x01\x7f",
-           "hello world", "hello worldhello world", "Hello World"]
-    for a in ws:
-        for b in ws:
-            out.append(f"x{a}{b}y")
-            out.append(f"{a}{b}")
-            out.append(f"x{a * 3}y{b}")
-    return out
-
-
-def _texts(seed, count=10000):
-    rng = random.Random(seed)
-    texts = list(_adversarial())
-    corpus = _corpus_lines()
-    texts += corpus
-    while len(texts) < count - 2500:
-        parts = [rng.choice(MULTILINGUAL), rng.choice(corpus)]
-        rng.shuffle(parts)
-        sep = rng.choice([" ", "", "\n", SPECIAL, " <s> ", "  "])
-        texts.append(sep.join(parts))
-    while len(texts) < count:
-        texts.append(_random_unicode(rng, rng.randint(1, 60)))
-    return texts
+MULTILINGUAL = tc.MULTILINGUAL
+SPECIAL = tc.SPECIAL
+_corpus_lines = tc.corpus_lines
+_random_unicode = tc.random_unicode
+_adversarial = tc.adversarial
+_texts = tc.texts
 
 
 def _training_text():
