@@ -226,7 +226,9 @@ TEST(EncodeStreamTest, TextThatCannotBeCutStaysLinear) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   EXPECT_EQ(got, Encode(**t, text));
-  EXPECT_LT(seconds, 5.0);
+  // Rescanning the held run on every byte would take minutes; the bound
+  // leaves room for a sanitizer build on a loaded machine.
+  EXPECT_LT(seconds, 30.0);
 }
 
 TEST(EncodeStreamTest, ErrorsAreBounded) {
