@@ -35,7 +35,6 @@ if getattr(__import__("ember._ember", fromlist=["_"]), "_Tokenizer",
     pytest.skip("this build has no tokenizer layer", allow_module_level=True)
 
 from tokenizers import (  # noqa: E402
-    AddedToken,
     decoders,
     models,
     normalizers,
@@ -63,41 +62,12 @@ def _training_text():
 
 @pytest.fixture(scope="module")
 def gpt2_json():
-    tok = tokenizers.Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.post_processor = processors.ByteLevel(trim_offsets=True)
-    trainer = trainers.BpeTrainer(
-        vocab_size=3000, special_tokens=[SPECIAL],
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False)
-    tok.train_from_iterator(_training_text(), trainer)
-    tok.add_tokens(["hello world", AddedToken("World", normalized=False)])
-    return tok.to_str()
+    return tc.trained_json("gpt2")
 
 
 @pytest.fixture(scope="module")
 def llama_json():
-    tok = tokenizers.Tokenizer(
-        models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
-    tok.normalizer = normalizers.Sequence(
-        [normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
-    tok.decoder = decoders.Sequence([
-        decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
-        decoders.Strip(" ", 1, 0)])
-    trainer = trainers.BpeTrainer(
-        vocab_size=3000, special_tokens=["<unk>", "<s>", "</s>"],
-        show_progress=False)
-    tok.train_from_iterator(_training_text(), trainer)
-    tok.post_processor = processors.TemplateProcessing(
-        single="<s> $A", special_tokens=[("<s>", 1)])
-    # The byte tokens live in the vocabulary only (as in llama's file), not
-    # among the added tokens.
-    data = json.loads(tok.to_str())
-    vocab = data["model"]["vocab"]
-    for b in range(256):
-        vocab[f"<0x{b:02X}>"] = len(vocab)
-    return json.dumps(data, ensure_ascii=False)
+    return tc.trained_json("llama")
 
 
 def _pair(text_json):
