@@ -92,6 +92,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       continue;
     }
     if (!valid) __builtin_trap();
+    // Offsets: Encode's ids, each within the text (neither pipeline has a
+    // post-processor, so none is {0, 0} by rule).
+    std::vector<int32_t> offset_ids;
+    std::vector<ember::tokenizer::TokenOffsets> offsets;
+    if (!t->EncodeWithOffsets(text, {}, &offset_ids, &offsets).ok() ||
+        offset_ids != *ids || offsets.size() != ids->size()) {
+      __builtin_trap();
+    }
+    for (const auto& o : offsets) {
+      if (o.begin > o.end || o.end > text.size()) __builtin_trap();
+    }
     auto back = t->Decode(*ids, false);
     if (!back.ok()) __builtin_trap();
     // The stream decoder, one id at a time, must agree with Decode.

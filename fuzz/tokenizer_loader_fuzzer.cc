@@ -34,6 +34,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int32_t id : *ids) {
       if (!t.IdToToken(id)) __builtin_trap();  // encode made an unknown id
     }
+    // The offsets path carries alignments through every stage of the
+    // file's pipeline: it must give Encode's ids (an error only where
+    // Encode's own limits would also be reached, e.g. growth).
+    std::vector<int32_t> offset_ids;
+    std::vector<ember::tokenizer::TokenOffsets> offsets;
+    if (t.EncodeWithOffsets(text, options, &offset_ids, &offsets).ok() &&
+        (offset_ids != *ids || offsets.size() != ids->size())) {
+      __builtin_trap();
+    }
     auto back = t.Decode(*ids, false);
     if (!back.ok()) __builtin_trap();
   }

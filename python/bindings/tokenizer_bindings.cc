@@ -217,6 +217,58 @@ void BindTokenizer(nb::module_& m) {
           nb::arg("text"), nb::arg("add_special_tokens") = false,
           nb::arg("no_special_token_matching") = false)
       .def(
+          "encode_with_offsets",
+          [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
+             bool no_special_token_matching, const std::string& offset_type) {
+            if (offset_type != "byte" && offset_type != "char") {
+              throw nb::value_error("offset_type must be \"byte\" or \"char\"");
+            }
+            std::string_view utf8 = Utf8Of(text);
+            EncodeOptions options{add_special_tokens,
+                                  no_special_token_matching};
+            std::vector<int32_t> ids;
+            std::vector<tokenizer::TokenOffsets> offsets;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = t.EncodeWithOffsets(utf8, options, &ids, &offsets);
+              if (status.ok() && offset_type == "char") {
+                // Byte offsets to character indices, as `tokenizers`'
+                // char offsets: a start inside a character is that
+                // character, an end inside one is just past it; an offset
+                // past the text is left as it is.
+                std::vector<size_t> char_of(utf8.size() + 1);
+                size_t chars = 0;
+                for (size_t i = 0; i < utf8.size(); ++i) {
+                  if ((static_cast<uint8_t>(utf8[i]) & 0xC0) != 0x80) ++chars;
+                  char_of[i] = chars - 1;
+                }
+                char_of[utf8.size()] = chars;
+                auto is_boundary = [&](size_t b) {
+                  return b >= utf8.size() ||
+                         (static_cast<uint8_t>(utf8[b]) & 0xC0) != 0x80;
+                };
+                for (tokenizer::TokenOffsets& o : offsets) {
+                  if (o.begin > utf8.size() || o.end > utf8.size()) continue;
+                  size_t b = char_of[o.begin];
+                  size_t e = is_boundary(o.end) ? char_of[o.end]
+                                                : char_of[o.end - 1] + 1;
+                  if (o.end == 0) e = 0;
+                  o = {b, e};
+                }
+              }
+            }
+            CheckStatus(status);
+            nb::list spans;
+            for (const tokenizer::TokenOffsets& o : offsets) {
+              spans.append(nb::make_tuple(o.begin, o.end));
+            }
+            return nb::make_tuple(ToList(ids), spans);
+          },
+          nb::arg("text"), nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false,
+          nb::arg("offset_type") = "byte")
+      .def(
           "encode_batch",
           [](const Tokenizer& t, const std::vector<nb::str>& texts,
              bool add_special_tokens, bool no_special_token_matching,

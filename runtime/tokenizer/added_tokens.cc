@@ -190,99 +190,133 @@ size_t LastCharStart(std::string_view s) {
 
 }  // namespace
 
+Status Pipeline::SplitAtAddedTokens(
+    const TokenTrie& trie, std::string_view piece, const EncodeOptions& options,
+    const std::function<Status(std::string_view, size_t)>& on_text,
+    const std::function<void(const AddedToken&, size_t, size_t)>& on_token)
+    const {
+  if (trie.empty() || piece.empty()) return on_text(piece, size_t{0});
+  // `start_offset` is `tokenizers`' name: the end of the last token.
+  // rstrip can move it past matches still to come, and such a match
+  // then moves it back; kept as is (the ids are what `tokenizers` gives).
+  size_t start_offset = 0, pos = 0;
+  // The last whitespace run rstrip measured: [run_from, run_to) is all
+  // whitespace and run_to is not. A match that ends inside it ends its
+  // strip at run_to too, so a long run is scanned once (a whitespace
+  // token with rstrip would otherwise rescan it at every match).
+  size_t run_from = 0, run_to = 0;
+  while (pos < piece.size()) {
+    size_t length = 0;
+    int32_t index = trie.LongestAt(piece, pos, &length);
+    if (index < 0) {
+      ++pos;
+      continue;
+    }
+    size_t start = pos, stop = pos + length;
+    // The scan moves past every match, used or not, so no other token
+    // is found inside a skipped one.
+    pos = stop;
+    const AddedToken& token = added[index];
+    if (token.special && options.no_special_token_matching) continue;
+    if (token.single_word) {
+      // Word boundaries: the character before and after must not be a
+      // `\w` character (or be the start/end of the piece).
+      if (start > 0) {
+        size_t c = LastCharStart(piece.substr(0, start));
+        EMBER_ASSIGN_OR_RETURN(bool word,
+                               IsRustWordChar(piece.substr(c, start - c)));
+        if (word) continue;
+      }
+      if (stop < piece.size()) {
+        size_t w = Utf8Length(static_cast<uint8_t>(piece[stop]));
+        EMBER_ASSIGN_OR_RETURN(bool word,
+                               IsRustWordChar(piece.substr(stop, w)));
+        if (word) continue;
+      }
+    }
+    if (token.lstrip) {
+      // The whitespace before the match, not reaching back past the
+      // last token (so each byte is looked at once over the piece).
+      size_t s = start;
+      while (s > start_offset) {
+        size_t c = LastCharStart(piece.substr(0, s)), w = 0;
+        if (!IsRustSpace(DecodeCodePoint(piece, c, &w))) break;
+        s = c;
+      }
+      start = std::max(s, start_offset);
+    }
+    if (token.rstrip) {
+      if (stop >= run_from && stop <= run_to) {
+        stop = run_to;
+      } else {
+        run_from = stop;
+        while (stop < piece.size()) {
+          size_t w = 0;
+          if (!IsRustSpace(DecodeCodePoint(piece, stop, &w))) break;
+          stop += w;
+        }
+        run_to = stop;
+      }
+    }
+    if (start_offset < start) {
+      EMBER_RETURN_IF_ERROR(on_text(
+          piece.substr(start_offset, start - start_offset), start_offset));
+    }
+    on_token(token, start, stop);
+    start_offset = stop;
+  }
+  if (start_offset != piece.size()) {
+    EMBER_RETURN_IF_ERROR(on_text(piece.substr(start_offset), start_offset));
+  }
+  return Status::Ok();
+}
+
+bool Pipeline::MetaspaceFirstNeedsAlignments() const {
+  bool rewritten = !normalizers.empty();
+  for (const PreTokenizer& step : pre_tokenizers) {
+    if (step.kind == PreTokenizer::Kind::kMetaspace &&
+        step.prepend_scheme == PreTokenizer::PrependScheme::kFirst &&
+        rewritten) {
+      return true;
+    }
+    if (step.kind == PreTokenizer::Kind::kMetaspace ||
+        (step.kind == PreTokenizer::Kind::kByteLevel &&
+         step.add_prefix_space)) {
+      rewritten = true;
+    }
+  }
+  return false;
+}
+
 Status Pipeline::EncodeText(std::string_view text, const EncodeOptions& options,
                             std::vector<int32_t>* ids) const {
-  // Cuts `piece` at the added tokens of `trie` exactly as `tokenizers`'
-  // AddedVocabulary::find_matches does, calling `on_text(sub, offset)` for
-  // the text between them (`offset`: where `sub` starts in `piece`).
-  auto split = [&](const TokenTrie& trie, std::string_view piece,
-                   auto&& on_text) -> Status {
-    if (trie.empty() || piece.empty()) return on_text(piece, size_t{0});
-    // `start_offset` is `tokenizers`' name: the end of the last token.
-    // rstrip can move it past matches still to come, and such a match
-    // then moves it back; kept as is (the ids are what `tokenizers` gives).
-    size_t start_offset = 0, pos = 0;
-    // The last whitespace run rstrip measured: [run_from, run_to) is all
-    // whitespace and run_to is not. A match that ends inside it ends its
-    // strip at run_to too, so a long run is scanned once (a whitespace
-    // token with rstrip would otherwise rescan it at every match).
-    size_t run_from = 0, run_to = 0;
-    while (pos < piece.size()) {
-      size_t length = 0;
-      int32_t index = trie.LongestAt(piece, pos, &length);
-      if (index < 0) {
-        ++pos;
-        continue;
-      }
-      size_t start = pos, stop = pos + length;
-      // The scan moves past every match, used or not, so no other token
-      // is found inside a skipped one.
-      pos = stop;
-      const AddedToken& token = added[index];
-      if (token.special && options.no_special_token_matching) continue;
-      if (token.single_word) {
-        // Word boundaries: the character before and after must not be a
-        // `\w` character (or be the start/end of the piece).
-        if (start > 0) {
-          size_t c = LastCharStart(piece.substr(0, start));
-          EMBER_ASSIGN_OR_RETURN(bool word,
-                                 IsRustWordChar(piece.substr(c, start - c)));
-          if (word) continue;
-        }
-        if (stop < piece.size()) {
-          size_t w = Utf8Length(static_cast<uint8_t>(piece[stop]));
-          EMBER_ASSIGN_OR_RETURN(bool word,
-                                 IsRustWordChar(piece.substr(stop, w)));
-          if (word) continue;
-        }
-      }
-      if (token.lstrip) {
-        // The whitespace before the match, not reaching back past the
-        // last token (so each byte is looked at once over the piece).
-        size_t s = start;
-        while (s > start_offset) {
-          size_t c = LastCharStart(piece.substr(0, s)), w = 0;
-          if (!IsRustSpace(DecodeCodePoint(piece, c, &w))) break;
-          s = c;
-        }
-        start = std::max(s, start_offset);
-      }
-      if (token.rstrip) {
-        if (stop >= run_from && stop <= run_to) {
-          stop = run_to;
-        } else {
-          run_from = stop;
-          while (stop < piece.size()) {
-            size_t w = 0;
-            if (!IsRustSpace(DecodeCodePoint(piece, stop, &w))) break;
-            stop += w;
-          }
-          run_to = stop;
-        }
-      }
-      if (start_offset < start) {
-        EMBER_RETURN_IF_ERROR(on_text(
-            piece.substr(start_offset, start - start_offset), start_offset));
-      }
-      ids->push_back(token.id);
-      start_offset = stop;
-    }
-    if (start_offset != piece.size()) {
-      EMBER_RETURN_IF_ERROR(on_text(piece.substr(start_offset), start_offset));
-    }
+  if (MetaspaceFirstNeedsAlignments()) {
+    // Metaspace's prepend_scheme "first" prepends to a word whose first
+    // byte came from the start of the text. After a normalizer (or a
+    // pre-tokenizer that adds text) only the alignments tell; without
+    // them, a word starts the text when it is first in the first piece.
+    std::vector<OffsetToken> tokens;
+    EMBER_RETURN_IF_ERROR(EncodeTextWithOffsets(text, options, &tokens));
+    for (const OffsetToken& t : tokens) ids->push_back(t.id);
     return Status::Ok();
-  };
+  }
   std::string normalized;
-  return split(
-      raw_trie, text, [&](std::string_view piece, size_t offset) -> Status {
+  auto on_token = [ids](const AddedToken& token, size_t, size_t) {
+    ids->push_back(token.id);
+  };
+  return SplitAtAddedTokens(
+      raw_trie, text, options,
+      [&](std::string_view piece, size_t offset) -> Status {
         EMBER_RETURN_IF_ERROR(Normalize(piece, &normalized));
-        std::string_view n = normalized;
-        return split(normalized_trie, n,
-                     [&](std::string_view sub, size_t sub_offset) -> Status {
-                       return EncodeNormalizedPiece(
-                           sub, offset == 0 && sub_offset == 0, ids);
-                     });
-      });
+        return SplitAtAddedTokens(
+            normalized_trie, normalized, options,
+            [&](std::string_view sub, size_t sub_offset) -> Status {
+              return EncodeNormalizedPiece(sub, offset == 0 && sub_offset == 0,
+                                           ids);
+            },
+            on_token);
+      },
+      on_token);
 }
 
 std::optional<std::string_view> Pipeline::IdToToken(int32_t id) const {

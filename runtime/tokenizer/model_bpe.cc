@@ -108,31 +108,46 @@ Status BpeModel::Tokenize(std::string_view word,
       });
 }
 
+Status BpeModel::TokenizeWithSpans(std::string_view word,
+                                   std::vector<int32_t>* ids,
+                                   std::vector<ByteSpan>* spans) const {
+  return TokenizeUncached(word, ids, spans);
+}
+
 Status BpeModel::TokenizeUncached(std::string_view word,
-                                  std::vector<int32_t>* ids) const {
+                                  std::vector<int32_t>* ids,
+                                  std::vector<ByteSpan>* spans) const {
   if (word.empty()) return Status::Ok();
   if (ignore_merges) {
     auto it = vocab.find(word);
     if (it != vocab.end()) {
       ids->push_back(it->second);
+      if (spans) spans->push_back({0, static_cast<uint32_t>(word.size())});
       return Status::Ok();
     }
   }
   // The symbols of the word, one per character before any merge, as a
-  // doubly linked list (`tokenizers`' Word).
+  // doubly linked list (`tokenizers`' Word), each with its length in
+  // bytes: a character's, 1 for a byte-fallback token, the characters' for
+  // an unk (fused or not); a merge adds the two. A token's span is where
+  // the lengths before it in the list add up to, as `tokenizers` counts
+  // it (docs/tokenizer.md "Offsets": not always where it is in the word).
   struct Symbol {
     int32_t id;
     int32_t prev, next;
     bool live;
+    uint32_t length;
   };
   std::vector<Symbol> symbols;
   symbols.reserve(word.size());
-  auto push = [&](int32_t id) {
+  auto push = [&](int32_t id, size_t length) {
     auto index = static_cast<int32_t>(symbols.size());
-    symbols.push_back({id, index - 1, index + 1, true});
+    symbols.push_back(
+        {id, index - 1, index + 1, true, static_cast<uint32_t>(length)});
   };
   int32_t unk_id = -1;
   bool unk_pending = false;
+  size_t unk_length = 0;
   std::string key;
   for (size_t i = 0; i < word.size();) {
     size_t w = Utf8Length(static_cast<uint8_t>(word[i]));
@@ -150,18 +165,20 @@ Status BpeModel::TokenizeUncached(std::string_view word,
     auto it = vocab.find(s);
     if (it != vocab.end()) {
       if (unk_pending) {
-        push(unk_id);
+        push(unk_id, unk_length);
         unk_pending = false;
       }
-      push(it->second);
+      push(it->second, end - i);
     } else {
       bool done = false;
       if (byte_fallback) {
+        // Every byte of the key (prefix and suffix included, as
+        // `tokenizers` does), each a token of length 1.
         bool all = true;
         for (char ch : s) all = all && byte_ids[static_cast<uint8_t>(ch)] >= 0;
         if (all) {
           // `tokenizers` emits these without flushing a pending unk first.
-          for (char ch : s) push(byte_ids[static_cast<uint8_t>(ch)]);
+          for (char ch : s) push(byte_ids[static_cast<uint8_t>(ch)], 1);
           done = true;
         }
       }
@@ -172,14 +189,19 @@ Status BpeModel::TokenizeUncached(std::string_view word,
               StringPrintf("BPE unk_token \"%s\" is not in the vocabulary",
                            unk_token.c_str()));
         }
-        if (unk_pending && !fuse_unk) push(unk_id);
+        if (unk_pending && !fuse_unk) {
+          push(unk_id, unk_length);
+          unk_pending = false;
+        }
+        if (!unk_pending) unk_length = 0;
+        unk_length += end - i;
         unk_id = unk->second;
         unk_pending = true;
       }
     }
     i = end;
   }
-  if (unk_pending) push(unk_id);
+  if (unk_pending) push(unk_id, unk_length);
   if (symbols.empty()) return Status::Ok();
   symbols.back().next = -1;
 
@@ -204,6 +226,7 @@ Status BpeModel::TokenizeUncached(std::string_view word,
     Symbol& right = symbols[cur.next];
     if (right.id != top.right) continue;
     cur.id = top.new_id;
+    cur.length += right.length;
     right.live = false;
     cur.next = right.next;
     if (cur.next >= 0) symbols[cur.next].prev = top.pos;
@@ -220,8 +243,12 @@ Status BpeModel::TokenizeUncached(std::string_view word,
       }
     }
   }
-  for (int32_t i = 0; i >= 0; i = symbols[i].next)
+  uint32_t at = 0;
+  for (int32_t i = 0; i >= 0; i = symbols[i].next) {
     ids->push_back(symbols[i].id);
+    if (spans) spans->push_back({at, at + symbols[i].length});
+    at += symbols[i].length;
+  }
   return Status::Ok();
 }
 

@@ -278,8 +278,15 @@ Status UnigramModel::Tokenize(std::string_view word,
       });
 }
 
+Status UnigramModel::TokenizeWithSpans(std::string_view word,
+                                       std::vector<int32_t>* ids,
+                                       std::vector<ByteSpan>* spans) const {
+  return TokenizeUncached(word, ids, spans);
+}
+
 Status UnigramModel::TokenizeUncached(std::string_view word,
-                                      std::vector<int32_t>* ids) const {
+                                      std::vector<int32_t>* ids,
+                                      std::vector<ByteSpan>* spans) const {
   if (word.empty()) return Status::Ok();
   if (word.size() >= static_cast<size_t>(INT32_MAX)) {
     return ResourceExhaustedError("Unigram: a word of 2 GiB or more");
@@ -331,11 +338,21 @@ Status UnigramModel::TokenizeUncached(std::string_view word,
   // Backward: the path, right to left, with runs of unk nodes fused into
   // one string. A fused string that is a piece is that piece; otherwise its
   // bytes with byte_fallback (when every <0xAB> exists), else unk_id.
+  // Each id's span is its piece's bytes; the byte tokens of an unknown
+  // piece each span the whole piece, as `tokenizers` reports them.
   size_t first = ids->size();
+  const size_t first_span = spans ? spans->size() : 0;
+  auto emit = [&](int32_t id, size_t start, size_t end) {
+    ids->push_back(id);
+    if (spans) {
+      spans->push_back(
+          {static_cast<uint32_t>(start), static_cast<uint32_t>(end)});
+    }
+  };
   auto emit_unknown = [&](size_t start, size_t end) -> Status {
     int32_t id = trie.Find(word.substr(start, end - start));
     if (id >= 0) {
-      ids->push_back(id);
+      emit(id, start, end);
       return Status::Ok();
     }
     if (byte_fallback) {
@@ -343,14 +360,14 @@ Status UnigramModel::TokenizeUncached(std::string_view word,
       for (size_t i = start; i < end && all; ++i) all = byte_ids[bytes[i]] >= 0;
       if (all) {
         // Appended reversed, like everything in this loop.
-        for (size_t i = end; i-- > start;) ids->push_back(byte_ids[bytes[i]]);
+        for (size_t i = end; i-- > start;) emit(byte_ids[bytes[i]], start, end);
         return Status::Ok();
       }
     }
     if (unk_id < 0) {
       return InvalidArgumentError("Unigram: an unknown piece and no unk_id");
     }
-    ids->push_back(unk_id);
+    emit(unk_id, start, end);
     return Status::Ok();
   };
   size_t unk_end = 0, unk_start = 0;
@@ -367,12 +384,13 @@ Status UnigramModel::TokenizeUncached(std::string_view word,
         EMBER_RETURN_IF_ERROR(emit_unknown(unk_start, unk_end));
         in_unk = false;
       }
-      ids->push_back(node.id);
+      emit(node.id, start, end);
     }
     end = start;
   }
   if (in_unk) EMBER_RETURN_IF_ERROR(emit_unknown(unk_start, unk_end));
   std::reverse(ids->begin() + first, ids->end());
+  if (spans) std::reverse(spans->begin() + first_span, spans->end());
   if (best.capacity() > (size_t{1} << 20)) {
     best.clear();
     best.shrink_to_fit();

@@ -85,6 +85,17 @@ Status LoadTokenIdVocab(const object& model, std::string_view where,
   return Status::Ok();
 }
 
+Status WordLevelModel::TokenizeWithSpans(std::string_view word,
+                                         std::vector<int32_t>* ids,
+                                         std::vector<ByteSpan>* spans) const {
+  // One token (the word's or unk), spanning the word.
+  const size_t first = ids->size();
+  EMBER_RETURN_IF_ERROR(Tokenize(word, ids));
+  spans->resize(spans->size() + (ids->size() - first),
+                {0, static_cast<uint32_t>(word.size())});
+  return Status::Ok();
+}
+
 Status WordLevelModel::Tokenize(std::string_view word,
                                 std::vector<int32_t>* ids) const {
   // `tokenizers` never runs a model on an empty word (an empty text has no

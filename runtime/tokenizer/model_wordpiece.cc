@@ -52,6 +52,33 @@ Status WordPieceModel::Tokenize(std::string_view word,
   return Status::Ok();
 }
 
+Status WordPieceModel::TokenizeWithSpans(std::string_view word,
+                                         std::vector<int32_t>* ids,
+                                         std::vector<ByteSpan>* spans) const {
+  // The pieces follow each other through the word: each spans its token's
+  // bytes, less the prefix after the first; the unk token spans the whole
+  // word (`tokenizers`' offsets).
+  const size_t first = ids->size();
+  EMBER_RETURN_IF_ERROR(Tokenize(word, ids));
+  const size_t whole = word.size();
+  const size_t base = spans->size();
+  size_t at = 0;
+  for (size_t i = first; i < ids->size(); ++i) {
+    size_t length = vocab_r[(*ids)[i]].size();
+    if (i > first) length -= std::min(length, continuing_subword_prefix.size());
+    spans->push_back({static_cast<uint32_t>(std::min(at, whole)),
+                      static_cast<uint32_t>(std::min(at + length, whole))});
+    at += length;
+  }
+  if (at != whole) {
+    // Only the unk token does not spell the word: it spans all of it.
+    for (size_t k = base; k < spans->size(); ++k) {
+      (*spans)[k] = {0, static_cast<uint32_t>(whole)};
+    }
+  }
+  return Status::Ok();
+}
+
 std::optional<std::string_view> WordPieceModel::IdToToken(int32_t id) const {
   if (id >= 0 && static_cast<size_t>(id) < has_id.size() && has_id[id]) {
     return std::string_view(vocab_r[id]);

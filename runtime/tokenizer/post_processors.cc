@@ -185,10 +185,16 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
     return InvalidArgumentError("post_processor is not an object");
   }
   EMBER_ASSIGN_OR_RETURN(std::string_view type, TypeOf(o, "post_processor"));
+  PostProcessor pp;
   if (type == "ByteLevel") {
     // It trims offsets only; `tokenizers` requires both fields.
     EMBER_RETURN_IF_ERROR(RequireBool(o, "add_prefix_space", type));
-    return RequireBool(o, "trim_offsets", type);
+    EMBER_RETURN_IF_ERROR(RequireBool(o, "trim_offsets", type));
+    pp.kind = PostProcessor::Kind::kByteLevel;
+    EMBER_ASSIGN_OR_RETURN(pp.add_prefix_space,
+                           GetBool(o, "add_prefix_space", type, false));
+    EMBER_ASSIGN_OR_RETURN(pp.trim_offsets,
+                           GetBool(o, "trim_offsets", type, false));
   }
   if (type == "Sequence") {
     element list;
@@ -206,8 +212,9 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
     }
     return Status::Ok();
   }
-  PostProcessor pp;
-  if (type == "BertProcessing" || type == "RobertaProcessing") {
+  if (type == "ByteLevel") {
+    // Loaded above.
+  } else if (type == "BertProcessing" || type == "RobertaProcessing") {
     // `tokenizers` reads these two untagged, Roberta first, and does not
     // check "type": whichever has Roberta's two bools is a Roberta, any
     // other a Bert (they differ for the second encoding of a list on).
@@ -216,6 +223,12 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
                   : PostProcessor::Kind::kBert;
     EMBER_ASSIGN_OR_RETURN(pp.sep, LoadTokenPair(*p, o, "sep", type));
     EMBER_ASSIGN_OR_RETURN(pp.cls, LoadTokenPair(*p, o, "cls", type));
+    if (pp.kind == PostProcessor::Kind::kRoberta) {
+      EMBER_ASSIGN_OR_RETURN(pp.add_prefix_space,
+                             GetBool(o, "add_prefix_space", type, false));
+      EMBER_ASSIGN_OR_RETURN(pp.trim_offsets,
+                             GetBool(o, "trim_offsets", type, false));
+    }
   } else if (type == "TemplateProcessing") {
     pp.kind = PostProcessor::Kind::kTemplate;
     element specials_e;
@@ -259,14 +272,32 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p) {
   return Status::Ok();
 }
 
-Status Pipeline::PostProcess(bool add_special_tokens,
-                             std::vector<int32_t>* ids) const {
-  if (post_processors.empty()) return Status::Ok();
+namespace {
+
+// The post-processors over the list of encodings, for ids alone (T =
+// int32_t) or ids with offsets (offsets.cc). `special(id)` makes the item
+// of a token a post-processor adds; `trim(encoding, add_prefix_space)` is
+// the offset trimming of ByteLevel and Roberta (nothing for ids alone).
+template <typename T, typename Special, typename Trim>
+Status RunPostProcessors(const std::vector<PostProcessor>& processors,
+                         bool add_special_tokens, std::vector<T>* items,
+                         const Special& special, const Trim& trim) {
+  if (processors.empty()) return Status::Ok();
   // The list of encodings, as `tokenizers` keeps it.
-  std::vector<std::vector<int32_t>> list;
-  list.push_back(std::move(*ids));
-  std::vector<std::vector<int32_t>> next;
-  for (const PostProcessor& pp : post_processors) {
+  std::vector<std::vector<T>> list;
+  list.push_back(std::move(*items));
+  std::vector<std::vector<T>> next;
+  auto specials = [&](const std::vector<int32_t>& ids) {
+    std::vector<T> e;
+    e.reserve(ids.size());
+    for (int32_t id : ids) e.push_back(special(id));
+    return e;
+  };
+  for (const PostProcessor& pp : processors) {
+    if (pp.trim_offsets) {
+      for (std::vector<T>& e : list) trim(e, pp.add_prefix_space);
+    }
+    if (pp.kind == PostProcessor::Kind::kByteLevel) continue;
     next.clear();
     size_t total = 0;
     if (pp.kind == PostProcessor::Kind::kTemplate) {
@@ -300,23 +331,23 @@ Status Pipeline::PostProcess(bool add_special_tokens,
                 "(`tokenizers` panics here)");
           }
           total += item.ids.size();
-          next.push_back(item.ids);
+          next.push_back(specials(item.ids));
         }
       }
     } else {
       if (!add_special_tokens) continue;  // Bert/Roberta: ids unchanged
       for (size_t i = 0; i < list.size(); ++i) {
-        std::vector<int32_t> e;
+        std::vector<T> e;
         total += list[i].size() + 3;
         if (total > kMaxPostProcessedIds) break;
         e.reserve(list[i].size() + 2);
         if (i == 0) {
-          e.push_back(pp.cls);
+          e.push_back(special(pp.cls));
         } else if (pp.kind == PostProcessor::Kind::kRoberta) {
-          e.push_back(pp.sep);
+          e.push_back(special(pp.sep));
         }
         e.insert(e.end(), list[i].begin(), list[i].end());
-        e.push_back(pp.sep);
+        e.push_back(special(pp.sep));
         next.push_back(std::move(e));
       }
     }
@@ -327,11 +358,33 @@ Status Pipeline::PostProcess(bool add_special_tokens,
     }
     list.swap(next);
   }
-  ids->clear();
-  for (const std::vector<int32_t>& e : list) {
-    ids->insert(ids->end(), e.begin(), e.end());
+  items->clear();
+  for (const std::vector<T>& e : list) {
+    items->insert(items->end(), e.begin(), e.end());
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status Pipeline::PostProcess(bool add_special_tokens,
+                             std::vector<int32_t>* ids) const {
+  return RunPostProcessors(
+      post_processors, add_special_tokens, ids, [](int32_t id) { return id; },
+      [](std::vector<int32_t>&, bool) {});
+}
+
+Status Pipeline::PostProcessWithOffsets(
+    bool add_special_tokens, std::vector<OffsetToken>* tokens,
+    const std::function<void(std::vector<OffsetToken>*, bool)>& trim) const {
+  return RunPostProcessors(
+      post_processors, add_special_tokens, tokens,
+      [](int32_t id) {
+        return OffsetToken{id, 0, 0, 0, 0};
+      },
+      [&](std::vector<OffsetToken>& e, bool add_prefix_space) {
+        trim(&e, add_prefix_space);
+      });
 }
 
 }  // namespace ember::tokenizer

@@ -259,4 +259,78 @@ Status PrecompiledCharsmap::Normalize(std::string_view in,
   return Status::Ok();
 }
 
+namespace {
+
+// `tokenizers`' bookkeeping for one lookup that replaced `old_part` by
+// `new_part`: each new character replaces an old one (0); when the new
+// part has more characters, its last ones are insertions (1); when fewer,
+// the last change so far (possibly an earlier part's) removes the rest.
+void AppendReplacement(std::string_view old_part, std::string_view new_part,
+                       std::vector<CharChange>* changes) {
+  auto count = [](std::string_view s) {
+    int64_t n = 0;
+    for (char ch : s) n += (static_cast<uint8_t>(ch) & 0xC0) != 0x80;
+    return n;
+  };
+  const int64_t diff = count(new_part) - count(old_part);
+  for (size_t i = 0; i < new_part.size();) {
+    size_t w = 0;
+    changes->push_back({DecodeCodePoint(new_part, i, &w), 0});
+    i += w;
+  }
+  if (diff > 0) {
+    for (size_t k = 0; k < static_cast<size_t>(diff) && k < changes->size();
+         ++k) {
+      (*changes)[changes->size() - 1 - k].change = 1;
+    }
+  } else if (diff < 0 && !changes->empty()) {
+    changes->back().change += static_cast<int32_t>(diff);
+  }
+}
+
+}  // namespace
+
+Status PrecompiledCharsmap::NormalizeChanges(std::string_view in,
+                                             std::vector<CharChange>* changes,
+                                             bool* modified) const {
+  changes->clear();
+  *modified = false;
+  const size_t limit = 16 * in.size() + (size_t{1} << 20);
+  GraphemeCursor cursor(in);
+  for (size_t pos = 0; pos < in.size();) {
+    if (changes->size() > limit) {
+      return ResourceExhaustedError(StringPrintf(
+          "normalizer Precompiled: a %zu-byte text grows past %zu characters",
+          in.size(), limit));
+    }
+    size_t end = cursor.NextEnd(pos);
+    std::string_view grapheme = in.substr(pos, end - pos);
+    pos = end;
+    if (grapheme.size() < 6) {
+      EMBER_ASSIGN_OR_RETURN(std::optional<std::string_view> whole,
+                             Transform(grapheme));
+      if (whole) {
+        *modified = true;
+        AppendReplacement(grapheme, *whole, changes);
+        continue;
+      }
+    }
+    for (size_t i = 0; i < grapheme.size();) {
+      size_t w = 0;
+      uint32_t c = DecodeCodePoint(grapheme, i, &w);
+      std::string_view part = grapheme.substr(i, w);
+      EMBER_ASSIGN_OR_RETURN(std::optional<std::string_view> norm,
+                             Transform(part));
+      if (norm) {
+        *modified = true;
+        AppendReplacement(part, *norm, changes);
+      } else {
+        changes->push_back({c, 0});
+      }
+      i += w;
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace ember::tokenizer

@@ -50,6 +50,16 @@ struct EncodeOptions {
   bool no_special_token_matching = false;
 };
 
+// Where a token came from in the text given to Encode: bytes [begin, end),
+// as `tokenizers` reports its offsets (docs/tokenizer.md "Offsets"). A
+// token the post-processor adds (e.g. "[CLS]") has {0, 0}; tokens that
+// share a character (byte-level pieces of one character, byte-fallback
+// tokens) each have that whole character.
+struct TokenOffsets {
+  size_t begin = 0, end = 0;
+  bool operator==(const TokenOffsets&) const = default;
+};
+
 class Tokenizer;
 
 // Decodes ids fed a few at a time: the concatenation of everything Feed and
@@ -161,6 +171,12 @@ class Tokenizer {
                 std::vector<int32_t>* ids) const;
   Result<std::vector<int32_t>> Encode(std::string_view text,
                                       const EncodeOptions& options) const;
+  // Encode, and for each id where it came from in `text` (`offsets` is
+  // replaced). Slower than Encode: the text's alignment is kept through
+  // every stage. Texts of 4 GiB or more are INVALID_ARGUMENT here.
+  Status EncodeWithOffsets(std::string_view text, const EncodeOptions& options,
+                           std::vector<int32_t>* ids,
+                           std::vector<TokenOffsets>* offsets) const;
   // Encodes `texts` on up to `threads` threads (0: every core). Stops at
   // the first error.
   Status EncodeBatch(std::span<const std::string_view> texts,

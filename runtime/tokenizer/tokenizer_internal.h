@@ -82,6 +82,15 @@ using StringIdMap =
 // exactly as `tokenizers`' Precompiled does (docs/tokenizer.md
 // "Precompiled"). The blob comes from a file: every trie offset and string
 // offset is checked when used, and a bad one is INVALID_ARGUMENT.
+// One character of a rewritten text and how it relates to the text before
+// (`tokenizers`' NormalizedString::transform): 0 replaces the next old
+// character, 1 is inserted, -n replaces the next old character and removes
+// the n after it (offsets.cc).
+struct CharChange {
+  uint32_t c;
+  int32_t change;
+};
+
 class PrecompiledCharsmap {
  public:
   // The base64 text of the `precompiled_charsmap` field.
@@ -91,6 +100,11 @@ class PrecompiledCharsmap {
       std::string_view blob);
   // `in` is valid UTF-8; the result replaces `out`.
   Status Normalize(std::string_view in, std::string* out) const;
+  // The same as the changes `tokenizers`' Precompiled hands to transform
+  // (replaces `changes`); `modified` is false when no lookup matched, and
+  // `tokenizers` then leaves the text and its alignments alone.
+  Status NormalizeChanges(std::string_view in, std::vector<CharChange>* changes,
+                          bool* modified) const;
 
  private:
   PrecompiledCharsmap() = default;
@@ -292,6 +306,12 @@ Status TokenizeThroughWordCache(uint64_t serial, std::string_view word,
   return Status::Ok();
 }
 
+// Where a token lies in its word, in bytes [begin, end): `tokenizers`'
+// Token::offsets as its model reports them (docs/tokenizer.md "Offsets").
+struct ByteSpan {
+  uint32_t begin = 0, end = 0;
+};
+
 // A model turns one pre-tokenized word into ids. Implementations are
 // immutable after loading and called from any number of threads.
 class Model {
@@ -302,6 +322,11 @@ class Model {
   // Appends the ids of `word` (valid UTF-8, possibly empty).
   virtual Status Tokenize(std::string_view word,
                           std::vector<int32_t>* ids) const = 0;
+  // The same ids, and for each its span in the word (offsets.cc; words are
+  // under 4 GiB there). Not through the word caches: the slow path.
+  virtual Status TokenizeWithSpans(std::string_view word,
+                                   std::vector<int32_t>* ids,
+                                   std::vector<ByteSpan>* spans) const = 0;
   virtual std::optional<std::string_view> IdToToken(int32_t id) const = 0;
   virtual std::optional<int32_t> TokenToId(std::string_view token) const = 0;
   // The number of tokens of the vocabulary.
@@ -373,8 +398,10 @@ class BpeModel final : public Model {
   // the model is immutable, so a cached result stays right).
   Status Tokenize(std::string_view word,
                   std::vector<int32_t>* ids) const override;
-  Status TokenizeUncached(std::string_view word,
-                          std::vector<int32_t>* ids) const;
+  Status TokenizeWithSpans(std::string_view word, std::vector<int32_t>* ids,
+                           std::vector<ByteSpan>* spans) const override;
+  Status TokenizeUncached(std::string_view word, std::vector<int32_t>* ids,
+                          std::vector<ByteSpan>* spans = nullptr) const;
   std::optional<std::string_view> IdToToken(int32_t id) const override;
   std::optional<int32_t> TokenToId(std::string_view token) const override;
   size_t VocabSize() const override { return vocab.size(); }
@@ -446,6 +473,8 @@ class WordPieceModel final : public Model {
   std::string_view type() const override { return "WordPiece"; }
   Status Tokenize(std::string_view word,
                   std::vector<int32_t>* ids) const override;
+  Status TokenizeWithSpans(std::string_view word, std::vector<int32_t>* ids,
+                           std::vector<ByteSpan>* spans) const override;
   std::optional<std::string_view> IdToToken(int32_t id) const override;
   std::optional<int32_t> TokenToId(std::string_view token) const override;
   size_t VocabSize() const override { return vocab_count; }
@@ -474,8 +503,10 @@ class UnigramModel final : public Model {
   // its own cache; the model is immutable, so a cached result stays right).
   Status Tokenize(std::string_view word,
                   std::vector<int32_t>* ids) const override;
-  Status TokenizeUncached(std::string_view word,
-                          std::vector<int32_t>* ids) const;
+  Status TokenizeWithSpans(std::string_view word, std::vector<int32_t>* ids,
+                           std::vector<ByteSpan>* spans) const override;
+  Status TokenizeUncached(std::string_view word, std::vector<int32_t>* ids,
+                          std::vector<ByteSpan>* spans = nullptr) const;
   std::optional<std::string_view> IdToToken(int32_t id) const override;
   std::optional<int32_t> TokenToId(std::string_view token) const override;
   // Every entry, repeated pieces included (`tokenizers`' get_vocab_size).
@@ -500,6 +531,8 @@ class WordLevelModel final : public Model {
   std::string_view type() const override { return "WordLevel"; }
   Status Tokenize(std::string_view word,
                   std::vector<int32_t>* ids) const override;
+  Status TokenizeWithSpans(std::string_view word, std::vector<int32_t>* ids,
+                           std::vector<ByteSpan>* spans) const override;
   std::optional<std::string_view> IdToToken(int32_t id) const override;
   std::optional<int32_t> TokenToId(std::string_view token) const override;
   size_t VocabSize() const override { return vocab.size(); }
@@ -517,13 +550,25 @@ struct TemplateItem {
 };
 
 // One post-processor (a `Sequence` is flattened into the list). ByteLevel
-// changes offsets only and is not kept. Bert and Roberta differ in ids only
-// for the second and later encodings of a list.
+// changes offsets only (it trims them, as Roberta does too). Bert and
+// Roberta differ in ids only for the second and later encodings of a list.
 struct PostProcessor {
-  enum class Kind { kTemplate, kBert, kRoberta };
+  enum class Kind { kTemplate, kBert, kRoberta, kByteLevel };
   Kind kind = Kind::kTemplate;
   std::vector<TemplateItem> single, pair;  // Template
   int32_t cls = 0, sep = 0;                // Bert, Roberta
+  bool trim_offsets = false;               // ByteLevel, Roberta
+  bool add_prefix_space = false;           // ByteLevel, Roberta
+};
+
+// A token of an encode with offsets (offsets.cc): its id, where it came
+// from in the text, and how many characters at each end of its string are
+// spaces (U+0020, GPT-2's U+0120 for it, or White_Space), which the
+// ByteLevel and Roberta post-processors trim off its offsets.
+struct OffsetToken {
+  int32_t id = 0;
+  size_t begin = 0, end = 0;
+  uint16_t lead = 0, trail = 0;
 };
 
 struct Pipeline {
@@ -557,9 +602,30 @@ struct Pipeline {
 
   // normalizers.cc
   Status Normalize(std::string_view in, std::string* out) const;
+  // added_tokens.cc: whether Metaspace's prepend_scheme "first" must see
+  // alignments to know which word starts the text (a normalizer, or a
+  // pre-tokenizer that inserts text, runs before it): EncodeText then
+  // takes the offsets path (docs/tokenizer.md "Offsets").
+  bool MetaspaceFirstNeedsAlignments() const;
   // added_tokens.cc: the ids of `text`, before post-processing.
   Status EncodeText(std::string_view text, const EncodeOptions& options,
                     std::vector<int32_t>* ids) const;
+  // added_tokens.cc: cuts `piece` at the added tokens of `trie` exactly as
+  // `tokenizers`' AddedVocabulary::find_matches does: `on_text(sub,
+  // offset)` for the text between them (`offset`: where `sub` starts in
+  // `piece`), `on_token(token, start, stop)` for each match used
+  // ([start, stop) includes what lstrip/rstrip took).
+  Status SplitAtAddedTokens(
+      const TokenTrie& trie, std::string_view piece,
+      const EncodeOptions& options,
+      const std::function<Status(std::string_view, size_t)>& on_text,
+      const std::function<void(const AddedToken&, size_t, size_t)>& on_token)
+      const;
+  // offsets.cc: EncodeText with each id's offsets in `text`
+  // (docs/tokenizer.md "Offsets").
+  Status EncodeTextWithOffsets(std::string_view text,
+                               const EncodeOptions& options,
+                               std::vector<OffsetToken>* tokens) const;
   // pre_tokenizers.cc: pre-tokenizes one normalized piece and runs the model
   // on each word. `at_start`: the piece begins the text (offset 0 of the
   // original), which Metaspace's prepend_scheme "first" needs.
@@ -573,6 +639,11 @@ struct Pipeline {
   Status PostProcess(std::vector<int32_t>* ids) const {
     return PostProcess(true, ids);
   }
+  // The same with offsets; `trim(encoding, add_prefix_space)` trims one
+  // encoding's offsets (offsets.cc).
+  Status PostProcessWithOffsets(
+      bool add_special_tokens, std::vector<OffsetToken>* tokens,
+      const std::function<void(std::vector<OffsetToken>*, bool)>& trim) const;
   std::optional<std::string_view> IdToToken(int32_t id) const;
 };
 

@@ -22,7 +22,7 @@ raise ``ValueError`` when used after ``finalize``, as 3.13's do.
 from __future__ import annotations
 
 import os
-from typing import Any, List, NoReturn, Optional, Sequence, Union
+from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from ember import _ember
 
@@ -95,6 +95,19 @@ class Tokenizer:
         special tokens as ordinary text."""
         return self._native.encode(text, add_special_tokens,
                                    no_special_token_matching)
+
+    def encode_with_offsets(self, text: str, add_special_tokens: bool = False,
+                            no_special_token_matching: bool = False,
+                            offset_type: str = "byte"
+                            ) -> Tuple[List[int], List[Tuple[int, int]]]:
+        """``encode``, and where each token came from in ``text``: a
+        ``(start, end)`` pair per id, in bytes of the text's UTF-8
+        (``offset_type="byte"``) or in characters of ``text``
+        (``"char"``, what ``tokenizers``' ``Encoding.offsets`` gives).
+        Tokens the post-processor adds have ``(0, 0)``."""
+        return self._native.encode_with_offsets(text, add_special_tokens,
+                                                no_special_token_matching,
+                                                offset_type)
 
     def encode_batch(self, texts: Sequence[str],
                      add_special_tokens: bool = False,
