@@ -273,15 +273,22 @@ Status UnigramModel::Tokenize(std::string_view word,
                               std::vector<int32_t>* ids) const {
   if (word.empty()) return Status::Ok();
   return TokenizeThroughWordCache(
-      serial, word, ids, [this](std::string_view w, std::vector<int32_t>* out) {
-        return TokenizeUncached(w, out);
-      });
+      serial, word, ids, nullptr,
+      [this](std::string_view w, std::vector<int32_t>* out,
+             std::vector<ByteSpan>*) { return TokenizeUncached(w, out); });
 }
 
 Status UnigramModel::TokenizeWithSpans(std::string_view word,
                                        std::vector<int32_t>* ids,
                                        std::vector<ByteSpan>* spans) const {
-  return TokenizeUncached(word, ids, spans);
+  // Through a word cache of its own (a different lambda type from
+  // Tokenize's), which remembers the spans too.
+  return TokenizeThroughWordCache(
+      serial, word, ids, spans,
+      [this](std::string_view w, std::vector<int32_t>* out,
+             std::vector<ByteSpan>* out_spans) {
+        return TokenizeUncached(w, out, out_spans);
+      });
 }
 
 Status UnigramModel::TokenizeUncached(std::string_view word,

@@ -398,6 +398,22 @@ Status NormalizeAligned(const Pipeline& p, AlignedText* t) {
         Filter(t, [](uint32_t c) { return !IsCombiningMarkToTokenizers(c); });
         break;
       case Normalizer::Kind::kBert:
+        if (!n.bert_ascii.empty() &&
+            std::all_of(t->text.begin(), t->text.end(), [](char c) {
+              return static_cast<uint8_t>(c) < 0x80;
+            })) {
+          // All ASCII: each character's result (normalizers.cc's table),
+          // every byte of it aligned to the character, as the steps below
+          // would make it.
+          AlignedText out;
+          out.shift = t->shift;
+          for (size_t i = 0; i < t->text.size(); ++i) {
+            AppendAlignedBytes(n.bert_ascii[static_cast<uint8_t>(t->text[i])],
+                               t->align[i], &out);
+          }
+          *t = std::move(out);
+          break;
+        }
         if (n.clean_text) {
           Filter(t, [](uint32_t c) {
             bool tab_or_line = c == '\t' || c == '\n' || c == '\r';

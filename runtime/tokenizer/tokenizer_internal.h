@@ -270,23 +270,34 @@ class TokenTrie {
   std::array<bool, 256> starts_{};
 };
 
+// Where a token lies in its word, in bytes [begin, end): `tokenizers`'
+// Token::offsets as its model reports them (docs/tokenizer.md "Offsets").
+struct ByteSpan {
+  uint32_t begin = 0, end = 0;
+};
+
 // Words repeat (" the", "\n", "    ", "▁the"), so each thread remembers
 // the ids of the short words a model tokenized lately, for one model at a
-// time (`serial`, never reused); `uncached(word, ids)` does the work
-// otherwise. An error is never cached. Each model type (each `Uncached`)
-// has its own per-thread cache.
+// time (`serial`, never reused); `uncached(word, ids, spans)` does the work
+// otherwise. With `spans` (the offsets path) the spans are remembered too,
+// in a cache of their own (each `Uncached` type has its own per-thread
+// cache, and the callers pass a different lambda for each path). An error
+// is never cached.
 template <typename Uncached>
 Status TokenizeThroughWordCache(uint64_t serial, std::string_view word,
                                 std::vector<int32_t>* ids,
+                                std::vector<ByteSpan>* spans,
                                 Uncached&& uncached) {
   constexpr size_t kMaxWordBytes = 64;
   constexpr size_t kMaxWords = 16384;
-  if (word.size() > kMaxWordBytes) return uncached(word, ids);
+  if (word.size() > kMaxWordBytes) return uncached(word, ids, spans);
+  struct Entry {
+    std::vector<int32_t> ids;
+    std::vector<ByteSpan> spans;
+  };
   struct Cache {
     uint64_t serial = 0;
-    std::unordered_map<std::string, std::vector<int32_t>, StringHash,
-                       std::equal_to<>>
-        words;
+    std::unordered_map<std::string, Entry, StringHash, std::equal_to<>> words;
   };
   thread_local Cache cache;
   if (cache.serial != serial) {
@@ -295,22 +306,22 @@ Status TokenizeThroughWordCache(uint64_t serial, std::string_view word,
   }
   auto it = cache.words.find(word);
   if (it != cache.words.end()) {
-    ids->insert(ids->end(), it->second.begin(), it->second.end());
+    ids->insert(ids->end(), it->second.ids.begin(), it->second.ids.end());
+    if (spans) {
+      spans->insert(spans->end(), it->second.spans.begin(),
+                    it->second.spans.end());
+    }
     return Status::Ok();
   }
-  size_t first = ids->size();
-  EMBER_RETURN_IF_ERROR(uncached(word, ids));
+  const size_t first = ids->size();
+  const size_t first_span = spans ? spans->size() : 0;
+  EMBER_RETURN_IF_ERROR(uncached(word, ids, spans));
   if (cache.words.size() >= kMaxWords) cache.words.clear();
-  cache.words.emplace(std::string(word),
-                      std::vector<int32_t>(ids->begin() + first, ids->end()));
+  Entry entry{std::vector<int32_t>(ids->begin() + first, ids->end()), {}};
+  if (spans) entry.spans.assign(spans->begin() + first_span, spans->end());
+  cache.words.emplace(std::string(word), std::move(entry));
   return Status::Ok();
 }
-
-// Where a token lies in its word, in bytes [begin, end): `tokenizers`'
-// Token::offsets as its model reports them (docs/tokenizer.md "Offsets").
-struct ByteSpan {
-  uint32_t begin = 0, end = 0;
-};
 
 // A model turns one pre-tokenized word into ids. Implementations are
 // immutable after loading and called from any number of threads.
@@ -323,7 +334,7 @@ class Model {
   virtual Status Tokenize(std::string_view word,
                           std::vector<int32_t>* ids) const = 0;
   // The same ids, and for each its span in the word (offsets.cc; words are
-  // under 4 GiB there). Not through the word caches: the slow path.
+  // under 4 GiB there).
   virtual Status TokenizeWithSpans(std::string_view word,
                                    std::vector<int32_t>* ids,
                                    std::vector<ByteSpan>* spans) const = 0;
