@@ -94,6 +94,58 @@ nb::list ToList(const std::vector<int32_t>& ids) {
   return nb::steal<nb::list>(list);
 }
 
+// Whether `offset_type` asks for characters ("char") rather than bytes
+// ("byte"); anything else is a ValueError.
+bool CharOffsets(const std::string& offset_type) {
+  if (offset_type != "byte" && offset_type != "char") {
+    throw nb::value_error("offset_type must be \"byte\" or \"char\"");
+  }
+  return offset_type == "char";
+}
+
+// Byte offsets in `utf8` to character indices, as `tokenizers`' char
+// offsets: a start inside a character is that character, an end inside
+// one is just past it; an offset past the text is left as it is.
+void ToCharOffsets(std::string_view utf8,
+                   std::vector<tokenizer::TokenOffsets>* offsets) {
+  std::vector<size_t> char_of(utf8.size() + 1);
+  size_t chars = 0;
+  for (size_t i = 0; i < utf8.size(); ++i) {
+    if ((static_cast<uint8_t>(utf8[i]) & 0xC0) != 0x80) ++chars;
+    char_of[i] = chars - 1;
+  }
+  char_of[utf8.size()] = chars;
+  auto is_boundary = [&](size_t b) {
+    return b >= utf8.size() || (static_cast<uint8_t>(utf8[b]) & 0xC0) != 0x80;
+  };
+  for (tokenizer::TokenOffsets& o : *offsets) {
+    if (o.begin > utf8.size() || o.end > utf8.size()) continue;
+    size_t e = o.end == 0 || is_boundary(o.end) ? char_of[o.end]
+                                                : char_of[o.end - 1] + 1;
+    o = {char_of[o.begin], e};
+  }
+}
+
+// The offsets as a list of (start, end) tuples, made with the C API
+// (nanobind's make_tuple and append per pair took half of a call).
+nb::list ToPairs(const std::vector<tokenizer::TokenOffsets>& offsets) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(offsets.size()));
+  if (list == nullptr) throw nb::python_error();
+  nb::list owner = nb::steal<nb::list>(list);
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    PyObject* pair = PyTuple_New(2);
+    if (pair == nullptr) throw nb::python_error();
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), pair);
+    PyObject* begin = PyLong_FromSize_t(offsets[i].begin);
+    if (begin == nullptr) throw nb::python_error();
+    PyTuple_SET_ITEM(pair, 0, begin);
+    PyObject* end = PyLong_FromSize_t(offsets[i].end);
+    if (end == nullptr) throw nb::python_error();
+    PyTuple_SET_ITEM(pair, 1, end);
+  }
+  return owner;
+}
+
 // Ids from Python ints: anything outside int32 is OUT_OF_RANGE (IndexError)
 // like an id that is merely not in the vocabulary.
 std::vector<int32_t> ToIds(const std::vector<int64_t>& ids) {
@@ -220,9 +272,7 @@ void BindTokenizer(nb::module_& m) {
           "encode_with_offsets",
           [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
              bool no_special_token_matching, const std::string& offset_type) {
-            if (offset_type != "byte" && offset_type != "char") {
-              throw nb::value_error("offset_type must be \"byte\" or \"char\"");
-            }
+            bool chars = CharOffsets(offset_type);
             std::string_view utf8 = Utf8Of(text);
             EncodeOptions options{add_special_tokens,
                                   no_special_token_matching};
@@ -232,54 +282,47 @@ void BindTokenizer(nb::module_& m) {
             {
               nb::gil_scoped_release release;
               status = t.EncodeWithOffsets(utf8, options, &ids, &offsets);
-              if (status.ok() && offset_type == "char") {
-                // Byte offsets to character indices, as `tokenizers`'
-                // char offsets: a start inside a character is that
-                // character, an end inside one is just past it; an offset
-                // past the text is left as it is.
-                std::vector<size_t> char_of(utf8.size() + 1);
-                size_t chars = 0;
-                for (size_t i = 0; i < utf8.size(); ++i) {
-                  if ((static_cast<uint8_t>(utf8[i]) & 0xC0) != 0x80) ++chars;
-                  char_of[i] = chars - 1;
-                }
-                char_of[utf8.size()] = chars;
-                auto is_boundary = [&](size_t b) {
-                  return b >= utf8.size() ||
-                         (static_cast<uint8_t>(utf8[b]) & 0xC0) != 0x80;
-                };
-                for (tokenizer::TokenOffsets& o : offsets) {
-                  if (o.begin > utf8.size() || o.end > utf8.size()) continue;
-                  size_t b = char_of[o.begin];
-                  size_t e = is_boundary(o.end) ? char_of[o.end]
-                                                : char_of[o.end - 1] + 1;
-                  if (o.end == 0) e = 0;
-                  o = {b, e};
-                }
-              }
+              if (status.ok() && chars) ToCharOffsets(utf8, &offsets);
             }
             CheckStatus(status);
-            // The pairs as tuples of ints, made with the C API (nanobind's
-            // make_tuple/append per pair was half the time of a call).
-            PyObject* spans =
-                PyList_New(static_cast<Py_ssize_t>(offsets.size()));
-            if (spans == nullptr) throw nb::python_error();
-            nb::object owner = nb::steal(spans);
-            for (size_t i = 0; i < offsets.size(); ++i) {
-              PyObject* pair = PyTuple_New(2);
-              if (pair == nullptr) throw nb::python_error();
-              PyList_SET_ITEM(spans, static_cast<Py_ssize_t>(i), pair);
-              PyObject* begin = PyLong_FromSize_t(offsets[i].begin);
-              if (begin == nullptr) throw nb::python_error();
-              PyTuple_SET_ITEM(pair, 0, begin);
-              PyObject* end = PyLong_FromSize_t(offsets[i].end);
-              if (end == nullptr) throw nb::python_error();
-              PyTuple_SET_ITEM(pair, 1, end);
-            }
-            return nb::make_tuple(ToList(ids), owner);
+            return nb::make_tuple(ToList(ids), ToPairs(offsets));
           },
           nb::arg("text"), nb::arg("add_special_tokens") = false,
           nb::arg("no_special_token_matching") = false,
+          nb::arg("offset_type") = "byte")
+      .def(
+          "encode_batch_with_offsets",
+          [](const Tokenizer& t, const std::vector<nb::str>& texts,
+             bool add_special_tokens, bool no_special_token_matching,
+             unsigned threads, const std::string& offset_type) {
+            bool chars = CharOffsets(offset_type);
+            std::vector<std::string_view> views;
+            views.reserve(texts.size());
+            for (const nb::str& text : texts) views.push_back(Utf8Of(text));
+            EncodeOptions options{add_special_tokens,
+                                  no_special_token_matching};
+            std::vector<std::vector<int32_t>> ids;
+            std::vector<std::vector<tokenizer::TokenOffsets>> offsets;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = t.EncodeBatchWithOffsets(views, options, threads, &ids,
+                                                &offsets);
+              for (size_t i = 0; status.ok() && chars && i < views.size();
+                   ++i) {
+                ToCharOffsets(views[i], &offsets[i]);
+              }
+            }
+            CheckStatus(status);
+            nb::list result;
+            for (size_t i = 0; i < ids.size(); ++i) {
+              result.append(
+                  nb::make_tuple(ToList(ids[i]), ToPairs(offsets[i])));
+            }
+            return result;
+          },
+          nb::arg("texts"), nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false, nb::arg("threads") = 0,
           nb::arg("offset_type") = "byte")
       .def(
           "encode_batch",

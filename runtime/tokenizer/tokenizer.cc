@@ -235,6 +235,20 @@ Status Tokenizer::EncodeBatch(std::span<const std::string_view> texts,
   });
 }
 
+Status Tokenizer::EncodeBatchWithOffsets(
+    std::span<const std::string_view> texts, const EncodeOptions& options,
+    unsigned threads, std::vector<std::vector<int32_t>>* ids,
+    std::vector<std::vector<TokenOffsets>>* offsets) const {
+  ids->assign(texts.size(), {});
+  offsets->assign(texts.size(), {});
+  return ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
+    EMBER_RETURN_IF_ERROR(
+        EncodeWithOffsets(texts[i], options, &(*ids)[i], &(*offsets)[i]),
+        "while encoding text %zu of the batch", i);
+    return Status::Ok();
+  });
+}
+
 namespace {
 
 // The ByteLevel decoder of one token: its characters' bytes when each is

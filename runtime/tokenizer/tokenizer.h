@@ -177,6 +177,12 @@ class Tokenizer {
   Status EncodeWithOffsets(std::string_view text, const EncodeOptions& options,
                            std::vector<int32_t>* ids,
                            std::vector<TokenOffsets>* offsets) const;
+  // EncodeWithOffsets of each text, on up to `threads` threads (0: every
+  // core). Stops at the first error.
+  Status EncodeBatchWithOffsets(
+      std::span<const std::string_view> texts, const EncodeOptions& options,
+      unsigned threads, std::vector<std::vector<int32_t>>* ids,
+      std::vector<std::vector<TokenOffsets>>* offsets) const;
   // Encodes `texts` on up to `threads` threads (0: every core). Stops at
   // the first error.
   Status EncodeBatch(std::span<const std::string_view> texts,

@@ -252,6 +252,21 @@ def test_tiktoken_offsets_match_decode_with_offsets(monkeypatch):
 
 # ---- the API ----------------------------------------------------------------
 
+@pytest.mark.parametrize("offset_type", ["byte", "char"])
+def test_batch_offsets_are_each_texts(offset_type):
+    em = rt.Tokenizer.from_huggingface_json(corpus.trained_json("wordpiece"))
+    texts = corpus.texts(3, 1000)
+    for threads in (1, 2):
+        got = em.encode_batch_with_offsets(texts, add_special_tokens=True,
+                                           threads=threads,
+                                           offset_type=offset_type)
+        assert got == [em.encode_with_offsets(t, add_special_tokens=True,
+                                              offset_type=offset_type)
+                       for t in texts]
+    with pytest.raises(ValueError, match="UTF-8"):
+        em.encode_batch_with_offsets(["a", "\ud800"])
+
+
 def test_offset_type_is_checked_and_text_must_be_utf8():
     em = rt.Tokenizer.from_huggingface_json(corpus.trained_json("gpt2"))
     with pytest.raises(ValueError, match="offset_type"):

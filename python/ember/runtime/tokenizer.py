@@ -109,6 +109,17 @@ class Tokenizer:
                                                 no_special_token_matching,
                                                 offset_type)
 
+    def encode_batch_with_offsets(
+            self, texts: Sequence[str], add_special_tokens: bool = False,
+            no_special_token_matching: bool = False, threads: int = 0,
+            offset_type: str = "byte"
+    ) -> List[Tuple[List[int], List[Tuple[int, int]]]]:
+        """``encode_with_offsets`` of each text, on ``threads`` threads (0:
+        every core)."""
+        return self._native.encode_batch_with_offsets(
+            list(texts), add_special_tokens, no_special_token_matching,
+            threads, offset_type)
+
     def encode_batch(self, texts: Sequence[str],
                      add_special_tokens: bool = False,
                      no_special_token_matching: bool = False,
