@@ -23,8 +23,11 @@ Measurements, in MiB/s of UTF-8 text (encode: text in; decode: text out):
             releases the GIL)
   Ember 1T  `encode_batch(threads=1)` / `decode_batch(threads=1)`
   Ember 2T  `encode_batch(threads=2)` / `decode_batch(threads=2)`
-Before anything is timed, every document's ids (and every decoded text) of
-Ember and IREE is compared with HF's: a tokenizer a runtime refuses is
+The "encode+offsets" rows time Ember's `encode_batch_with_offsets`
+against HF's `encode_batch`, which computes offsets on every encode (its
+cells repeat the encode row's); 3.13 has no offsets.
+Before anything is timed, every document's ids (and every decoded text,
+and Ember's character offsets) of Ember and IREE is compared with HF's: a tokenizer a runtime refuses is
 shown as "refused: <message>", one whose results differ is timed but
 flagged "(≠HF k/n)".
 
@@ -131,7 +134,10 @@ def measure_case(kind: str, text_json: str, name: str, text: str,
     hf = tokenizers.Tokenizer.from_str(text_json)
     docs = split_docs(text, args.doc_bytes)
     nbytes = len(text.encode("utf-8"))
-    ref_ids = [e.ids for e in hf.encode_batch(docs, add_special_tokens=False)]
+    ref_encodings = hf.encode_batch(docs, add_special_tokens=False)
+    ref_ids = [e.ids for e in ref_encodings]
+    ref_offsets = [(e.ids, [tuple(o) for o in e.offsets])
+                   for e in ref_encodings]
     ref_text = hf.decode_batch(ref_ids, skip_special_tokens=False)
     out_bytes = sum(len(t.encode("utf-8")) for t in ref_text)
     case = {"kind": kind, "input": name, "bytes": nbytes,
@@ -157,6 +163,16 @@ def measure_case(kind: str, text_json: str, name: str, text: str,
             if rt_name == "ember":
                 got_ids = tok.encode_batch(docs, threads=2)
                 got_text = tok.decode_batch(ref_ids, threads=2)
+                got_offsets = tok.encode_batch_with_offsets(
+                    docs, threads=2, offset_type="char")
+                case["mismatch"]["ember.off"] = sum(
+                    a != b for a, b in zip(got_offsets, ref_offsets))
+                runs["ember.off.1"] = (
+                    lambda t=tok: t.encode_batch_with_offsets(docs,
+                                                              threads=1))
+                runs["ember.off.2"] = (
+                    lambda t=tok: t.encode_batch_with_offsets(docs,
+                                                              threads=2))
                 runs["ember.enc.1"] = (
                     lambda t=tok: t.encode_batch(docs, threads=1))
                 runs["ember.enc.2"] = (
@@ -198,7 +214,7 @@ def measure_case(kind: str, text_json: str, name: str, text: str,
             times[k].append(time.perf_counter() - start)
             cpu[k].append(time.process_time() - start_cpu)
     for k, ts in times.items():
-        total = nbytes if ".enc." in k else out_bytes
+        total = out_bytes if ".dec." in k else nbytes
         case["times"][k] = {
             "median_s": statistics.median(ts),
             "mib_s": total / MIB / statistics.median(ts),
@@ -209,9 +225,16 @@ def measure_case(kind: str, text_json: str, name: str, text: str,
     return case
 
 
+# The ops of the tables: encode, encode with offsets (HF's encode always
+# computes them: its encode timings stand for both), decode.
+OPS = (("enc", "encode"), ("off", "encode+offsets"), ("dec", "decode"))
+
+
 def cell(case: Dict, rt: str, op: str, threads: int) -> str:
     if rt != "hf" and case["status"].get(rt, "ok") != "ok":
         return case["status"][rt]
+    if rt == "hf" and op == "off":
+        op = "enc"
     t = case["times"].get(f"{rt}.{op}.{threads}")
     if t is None:
         return "-"
@@ -235,11 +258,12 @@ def table(cases: List[Dict]) -> str:
             "| Ember 2T/1T | HF 2T/1T |")
     lines = [head, "|---|---|---|" + "---:|" * 10]
     for c in cases:
-        for op in ("enc", "dec"):
+        for op, label in OPS:
             refused = {rt: c["status"][rt] for rt in ("iree", "ember")
                        if c["status"].get(rt, "ok") != "ok"}
-            row = [c["kind"], c["input"], "encode" if op == "enc" else
-                   "decode", cell(c, "hf", op, 1), cell(c, "hf", op, 2)]
+            hf_op = "enc" if op == "off" else op
+            row = [c["kind"], c["input"], label, cell(c, "hf", op, 1),
+                   cell(c, "hf", op, 2)]
             for rt in ("iree", "ember"):
                 if rt in refused:
                     # One cell says why; the 2T cell points at it.
@@ -247,9 +271,9 @@ def table(cases: List[Dict]) -> str:
                 else:
                     row += [cell(c, rt, op, 1), cell(c, rt, op, 2)]
             row += [ratio(c, f"ember.{op}.1", f"iree.{op}.1"),
-                    ratio(c, f"ember.{op}.1", f"hf.{op}.1"),
+                    ratio(c, f"ember.{op}.1", f"hf.{hf_op}.1"),
                     ratio(c, f"ember.{op}.2", f"ember.{op}.1"),
-                    ratio(c, f"hf.{op}.2", f"hf.{op}.1")]
+                    ratio(c, f"hf.{hf_op}.2", f"hf.{hf_op}.1")]
             lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
@@ -258,11 +282,11 @@ def cpu_table(cases: List[Dict]) -> str:
     lines = ["| tokenizer | input | op | HF 1T | IREE 1T | Ember 1T "
              "| ember/iree | ember/hf |", "|---|---|---|" + "---:|" * 5]
     for c in cases:
-        for op in ("enc", "dec"):
-            t = {rt: c["times"].get(f"{rt}.{op}.1")
+        for op, label in OPS:
+            hf_op = "enc" if op == "off" else op
+            t = {rt: c["times"].get(f"{rt}.{hf_op if rt == 'hf' else op}.1")
                  for rt in ("hf", "iree", "ember")}
-            row = [c["kind"], c["input"],
-                   "encode" if op == "enc" else "decode"]
+            row = [c["kind"], c["input"], label]
             row += [f"{t[rt]['cpu_mib_s']:.1f}" if t[rt] else "-"
                     for rt in ("hf", "iree", "ember")]
             for other in ("iree", "hf"):
