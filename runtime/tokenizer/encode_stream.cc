@@ -118,6 +118,9 @@ EncodeStream::EncodeStream(const Tokenizer* tokenizer,
       buffer_all_ = true;
     }
   }
+  // Truncation keeps the last tokens (or needs the count) and padding the
+  // total: both need the whole text.
+  if (p.truncation.enabled || p.padding.enabled) buffer_all_ = true;
   const auto& steps = p.pre_tokenizers;
   bool byte_level_regex = steps.size() == 1 &&
                           steps[0].kind == PreTokenizer::Kind::kByteLevel &&

@@ -30,13 +30,6 @@ Status LoadHuggingFaceJson(std::string_view json, Pipeline* p) {
   if (root.get_object().get(top) != simdjson::SUCCESS) {
     return InvalidArgumentError("tokenizer.json is not a JSON object");
   }
-  for (std::string_view key : {"truncation", "padding"}) {
-    if (!IsNullOrAbsent(top, key)) {
-      return UnimplementedError(StringPrintf(
-          "tokenizer.json \"%.*s\" is not implemented (it must be null)",
-          static_cast<int>(key.size()), key.data()));
-    }
-  }
   element model_e;
   object model;
   if (!Field(top, "model", &model_e) ||
@@ -86,7 +79,7 @@ Status LoadHuggingFaceJson(std::string_view json, Pipeline* p) {
     p->has_decoder = true;
     EMBER_RETURN_IF_ERROR(LoadDecoder(e, 0, p));
   }
-  return Status::Ok();
+  return LoadTruncationAndPadding(top, p);
 }
 
 }  // namespace ember::tokenizer

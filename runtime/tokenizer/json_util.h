@@ -58,6 +58,10 @@ Status LoadPostProcessor(const element& e, size_t depth, Pipeline* p);
 // are loaded.
 Status LoadAddedTokens(const element& e, Pipeline* p);
 Status IndexAddedTokens(Pipeline* p);
+// "truncation" and "padding" of the top object (null or absent: off;
+// truncation.cc). Runs once the model, the added tokens and the
+// post-processor are loaded.
+Status LoadTruncationAndPadding(const object& top, Pipeline* p);
 
 // The models ("model" object; its "type" has been read).
 Result<std::unique_ptr<Model>> LoadBpeModel(const object& o);

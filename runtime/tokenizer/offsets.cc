@@ -749,8 +749,12 @@ Status Tokenizer::EncodeWithOffsets(std::string_view text,
       }
     }
   };
-  EMBER_RETURN_IF_ERROR(
-      p.PostProcessWithOffsets(options.add_special_tokens, &tokens, trim));
+  EMBER_RETURN_IF_ERROR(p.Finish(options.add_special_tokens,
+                                 OffsetToken{p.padding.id, 0, 0, 0, 0}, &tokens,
+                                 [&](std::vector<OffsetToken>* items) {
+                                   return p.PostProcessWithOffsets(
+                                       options.add_special_tokens, items, trim);
+                                 }));
   ids->clear();
   offsets->clear();
   ids->reserve(tokens.size());

@@ -89,8 +89,10 @@ Status Tokenizer::Encode(std::string_view text, const EncodeOptions& options,
   }
   const Pipeline& p = *pipeline_;
   EMBER_RETURN_IF_ERROR(p.EncodeText(text, options, ids));
-  EMBER_RETURN_IF_ERROR(p.PostProcess(options.add_special_tokens, ids));
-  return Status::Ok();
+  return p.Finish(options.add_special_tokens, p.padding.id, ids,
+                  [&](std::vector<int32_t>* items) {
+                    return p.PostProcess(options.add_special_tokens, items);
+                  });
 }
 
 Result<std::vector<int32_t>> Tokenizer::Encode(
@@ -224,15 +226,35 @@ Status ParallelFor(size_t n, unsigned threads,
 
 }  // namespace
 
+namespace {
+
+// Padding over a batch (`tokenizers`' pad_encodings after encode_batch):
+// each encoding to the longest of the batch (or the fixed length), rounded
+// up to the multiple.
+template <typename T>
+void PadBatch(const Pipeline& p, const T& pad,
+              std::vector<std::vector<T>>* batch) {
+  if (!p.padding.enabled || batch->empty()) return;
+  size_t longest = 0;
+  for (const std::vector<T>& e : *batch) longest = std::max(longest, e.size());
+  const size_t length = p.PaddedLength(longest);
+  for (std::vector<T>& e : *batch) p.Pad(length, pad, &e);
+}
+
+}  // namespace
+
 Status Tokenizer::EncodeBatch(std::span<const std::string_view> texts,
                               const EncodeOptions& options, unsigned threads,
                               std::vector<std::vector<int32_t>>* out) const {
   out->assign(texts.size(), {});
-  return ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
-    EMBER_RETURN_IF_ERROR(Encode(texts[i], options, &(*out)[i]),
-                          "while encoding text %zu of the batch", i);
-    return Status::Ok();
-  });
+  EMBER_RETURN_IF_ERROR(
+      ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
+        EMBER_RETURN_IF_ERROR(Encode(texts[i], options, &(*out)[i]),
+                              "while encoding text %zu of the batch", i);
+        return Status::Ok();
+      }));
+  PadBatch(*pipeline_, pipeline_->padding.id, out);
+  return Status::Ok();
 }
 
 Status Tokenizer::EncodeBatchWithOffsets(
@@ -241,12 +263,16 @@ Status Tokenizer::EncodeBatchWithOffsets(
     std::vector<std::vector<TokenOffsets>>* offsets) const {
   ids->assign(texts.size(), {});
   offsets->assign(texts.size(), {});
-  return ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
-    EMBER_RETURN_IF_ERROR(
-        EncodeWithOffsets(texts[i], options, &(*ids)[i], &(*offsets)[i]),
-        "while encoding text %zu of the batch", i);
-    return Status::Ok();
-  });
+  EMBER_RETURN_IF_ERROR(
+      ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
+        EMBER_RETURN_IF_ERROR(
+            EncodeWithOffsets(texts[i], options, &(*ids)[i], &(*offsets)[i]),
+            "while encoding text %zu of the batch", i);
+        return Status::Ok();
+      }));
+  PadBatch(*pipeline_, pipeline_->padding.id, ids);
+  PadBatch(*pipeline_, TokenOffsets{}, offsets);
+  return Status::Ok();
 }
 
 namespace {

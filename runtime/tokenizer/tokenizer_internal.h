@@ -582,6 +582,27 @@ struct OffsetToken {
   uint16_t lead = 0, trail = 0;
 };
 
+// A tokenizer.json's "truncation" (truncation.cc): a sequence longer than
+// max_length (less the post-processor's special tokens when they are
+// added) keeps its first (or, `left`, its last) tokens.
+struct Truncation {
+  enum class Strategy { kLongestFirst, kOnlyFirst, kOnlySecond };
+  bool enabled = false;
+  bool left = false;
+  uint64_t max_length = 0, stride = 0;
+  Strategy strategy = Strategy::kLongestFirst;
+};
+
+// Its "padding": pad_id added (on the left with `left`) up to `length`
+// (fixed) or the longest of the batch, rounded up to `multiple`.
+struct Padding {
+  bool enabled = false;
+  bool left = false;
+  bool fixed = false;
+  uint64_t length = 0, multiple = 0;
+  int32_t id = 0;
+};
+
 struct Pipeline {
   std::unique_ptr<Model> model;
   std::vector<AddedToken> added;  // by index
@@ -595,6 +616,8 @@ struct Pipeline {
   bool has_decoder = false;
   std::vector<Decoder> decoders;
   std::vector<PostProcessor> post_processors;
+  Truncation truncation;
+  Padding padding;
   // encode_stream.cc: the pre-tokenizer's regex looks a bounded distance
   // past each match (set by the tiktoken loader; docs/tokenizer.md
   // "Streaming encode").
@@ -656,6 +679,42 @@ struct Pipeline {
       bool add_special_tokens, std::vector<OffsetToken>* tokens,
       const std::function<void(std::vector<OffsetToken>*, bool)>& trim) const;
   std::optional<std::string_view> IdToToken(int32_t id) const;
+
+  // truncation.cc: how many special tokens the post-processors add to one
+  // sequence (`tokenizers`' added_tokens(false)); the length a sequence of
+  // `length` ids is cut to (an error where `tokenizers` fails or panics);
+  // the length padding makes an encoding whose batch's longest is
+  // `longest`.
+  size_t AddedBySpecialTokens() const;
+  Result<size_t> TruncatedLength(size_t length, bool add_special_tokens) const;
+  size_t PaddedLength(size_t longest) const;
+  // Truncation, then the post-processors, then padding: what `tokenizers`'
+  // post_process does to the items (ids, or OffsetTokens) of one encode.
+  template <typename T, typename PostProcessFn>
+  Status Finish(bool add_special_tokens, const T& pad, std::vector<T>* items,
+                const PostProcessFn& post_process) const {
+    EMBER_ASSIGN_OR_RETURN(size_t keep,
+                           TruncatedLength(items->size(), add_special_tokens));
+    if (keep < items->size()) {
+      if (truncation.left) {
+        items->erase(
+            items->begin(),
+            items->begin() + static_cast<std::ptrdiff_t>(items->size() - keep));
+      } else {
+        items->resize(keep);
+      }
+    }
+    EMBER_RETURN_IF_ERROR(post_process(items));
+    if (padding.enabled) Pad(PaddedLength(items->size()), pad, items);
+    return Status::Ok();
+  }
+  // Pads `items` to `length` with `pad` on the padding's side.
+  template <typename T>
+  void Pad(size_t length, const T& pad, std::vector<T>* items) const {
+    if (items->size() >= length) return;
+    const size_t n = length - items->size();
+    items->insert(padding.left ? items->begin() : items->end(), n, pad);
+  }
 };
 
 // True for the code points `tokenizers`' normalizers treat as unassigned

@@ -216,7 +216,7 @@ TEST(TokenizerTest, HostileFilesGetClearErrors) {
   expect_error(
       "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"a\": 0}, "
       "\"merges\": []}, \"truncation\": {\"max_length\": 5}}",
-      StatusCode::kUnimplemented, "truncation");
+      StatusCode::kInvalidArgument, "truncation: field \"stride\"");
   std::string bad_utf8 =
       "{\"model\": {\"type\": \"BPE\", \"vocab\": {\"\xFF\": 0}, "
       "\"merges\": []}}";
