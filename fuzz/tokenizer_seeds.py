@@ -11,7 +11,8 @@ pre-tokenizer and decoder, byte-fallback BPE with Prepend/Replace
 normalizers and the ByteFallback/Fuse/Strip decoders, Split pre-tokenizers
 of every behaviour, a template post-processor, added tokens, both merge
 spellings, a BERT-style WordPiece, a T5-style Unigram with byte fallback,
-a WordLevel with CTC decoding and stripping added tokens -- plus a few the loader must refuse (an unknown component, a
+a WordLevel with CTC decoding and stripping added tokens, truncation and
+padding -- plus a few the loader must refuse (an unknown component, a
 merge of unknown tokens, an id out of range).
 """
 
@@ -208,6 +209,22 @@ def seeds():
         added_tokens=[added(1, "<pad>"), lstrip,
                       dict(added(7, "hi", special=False),
                            single_word=True)])
+
+    # Truncation (left, special tokens counted) and padding to a multiple,
+    # with NFC and Metaspace "first" (the alignment path) in front.
+    truncated = tokenizer(
+        bpe(vocab, merges), normalizer={"type": "NFC"},
+        pre_tokenizer={"type": "Metaspace", "replacement": space,
+                       "prepend_scheme": "first", "split": True},
+        post_processor={"type": "BertProcessing", "sep": ["ld", vocab["ld"]],
+                        "cls": ["he", vocab["he"]]},
+        decoder=byte_level)
+    truncated["truncation"] = {"direction": "Left", "max_length": 6,
+                               "strategy": "LongestFirst", "stride": 1}
+    truncated["padding"] = {"strategy": "BatchLongest", "direction": "Right",
+                            "pad_to_multiple_of": 4, "pad_id": 0,
+                            "pad_type_id": 0, "pad_token": table[0]}
+    yield "truncation_padding_alignments", truncated
 
     # Refused: each must load with a clear error.
     yield "refused_unknown_model", tokenizer({"type": "Mystery"})
