@@ -103,26 +103,22 @@ bool CharOffsets(const std::string& offset_type) {
   return offset_type == "char";
 }
 
-// Byte offsets in `utf8` to character indices, as `tokenizers`' char
-// offsets: a start inside a character is that character, an end inside
-// one is just past it; an offset past the text is left as it is.
-void ToCharOffsets(std::string_view utf8,
-                   std::vector<tokenizer::TokenOffsets>* offsets) {
-  std::vector<size_t> char_of(utf8.size() + 1);
-  size_t chars = 0;
-  for (size_t i = 0; i < utf8.size(); ++i) {
-    if ((static_cast<uint8_t>(utf8[i]) & 0xC0) != 0x80) ++chars;
-    char_of[i] = chars - 1;
+// The UTF-8 of a batch's texts and of its pairs (none, or one per text,
+// each a str or None); the views live as long as the arguments.
+void Views(const std::vector<nb::str>& texts,
+           const std::optional<std::vector<std::optional<nb::str>>>& pairs,
+           std::vector<std::string_view>* views,
+           std::vector<std::optional<std::string_view>>* pair_views) {
+  views->reserve(texts.size());
+  for (const nb::str& text : texts) views->push_back(Utf8Of(text));
+  if (!pairs) return;
+  if (pairs->size() != texts.size()) {
+    throw nb::value_error("pairs must have one entry (a str or None) per text");
   }
-  char_of[utf8.size()] = chars;
-  auto is_boundary = [&](size_t b) {
-    return b >= utf8.size() || (static_cast<uint8_t>(utf8[b]) & 0xC0) != 0x80;
-  };
-  for (tokenizer::TokenOffsets& o : *offsets) {
-    if (o.begin > utf8.size() || o.end > utf8.size()) continue;
-    size_t e = o.end == 0 || is_boundary(o.end) ? char_of[o.end]
-                                                : char_of[o.end - 1] + 1;
-    o = {char_of[o.begin], e};
+  pair_views->reserve(pairs->size());
+  for (const std::optional<nb::str>& pair : *pairs) {
+    pair_views->push_back(pair ? std::optional<std::string_view>(Utf8Of(*pair))
+                               : std::nullopt);
   }
 }
 
@@ -253,65 +249,70 @@ void BindTokenizer(nb::module_& m) {
       .def(
           "encode",
           [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
-             bool no_special_token_matching) {
+             bool no_special_token_matching,
+             const std::optional<nb::str>& pair) {
             std::string_view utf8 = Utf8Of(text);
+            std::string_view second = pair ? Utf8Of(*pair) : std::string_view();
             EncodeOptions options{add_special_tokens,
                                   no_special_token_matching};
             std::vector<int32_t> ids;
             Status status;
             {
               nb::gil_scoped_release release;
-              status = t.Encode(utf8, options, &ids);
+              status = pair ? t.EncodePair(utf8, second, options, &ids)
+                            : t.Encode(utf8, options, &ids);
             }
             CheckStatus(status);
             return ToList(ids);
           },
           nb::arg("text"), nb::arg("add_special_tokens") = false,
-          nb::arg("no_special_token_matching") = false)
+          nb::arg("no_special_token_matching") = false,
+          nb::arg("pair") = nb::none())
       .def(
           "encode_with_offsets",
           [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
-             bool no_special_token_matching, const std::string& offset_type) {
+             bool no_special_token_matching, const std::string& offset_type,
+             const std::optional<nb::str>& pair) {
             bool chars = CharOffsets(offset_type);
             std::string_view utf8 = Utf8Of(text);
-            EncodeOptions options{add_special_tokens,
-                                  no_special_token_matching};
+            std::string_view second = pair ? Utf8Of(*pair) : std::string_view();
+            EncodeOptions options{add_special_tokens, no_special_token_matching,
+                                  chars};
             std::vector<int32_t> ids;
             std::vector<tokenizer::TokenOffsets> offsets;
             Status status;
             {
               nb::gil_scoped_release release;
-              status = t.EncodeWithOffsets(utf8, options, &ids, &offsets);
-              if (status.ok() && chars) ToCharOffsets(utf8, &offsets);
+              status = pair
+                           ? t.EncodePairWithOffsets(utf8, second, options,
+                                                     &ids, &offsets)
+                           : t.EncodeWithOffsets(utf8, options, &ids, &offsets);
             }
             CheckStatus(status);
             return nb::make_tuple(ToList(ids), ToPairs(offsets));
           },
           nb::arg("text"), nb::arg("add_special_tokens") = false,
           nb::arg("no_special_token_matching") = false,
-          nb::arg("offset_type") = "byte")
+          nb::arg("offset_type") = "byte", nb::arg("pair") = nb::none())
       .def(
           "encode_batch_with_offsets",
           [](const Tokenizer& t, const std::vector<nb::str>& texts,
              bool add_special_tokens, bool no_special_token_matching,
-             unsigned threads, const std::string& offset_type) {
+             unsigned threads, const std::string& offset_type,
+             const std::optional<std::vector<std::optional<nb::str>>>& pairs) {
             bool chars = CharOffsets(offset_type);
             std::vector<std::string_view> views;
-            views.reserve(texts.size());
-            for (const nb::str& text : texts) views.push_back(Utf8Of(text));
-            EncodeOptions options{add_special_tokens,
-                                  no_special_token_matching};
+            std::vector<std::optional<std::string_view>> pair_views;
+            Views(texts, pairs, &views, &pair_views);
+            EncodeOptions options{add_special_tokens, no_special_token_matching,
+                                  chars};
             std::vector<std::vector<int32_t>> ids;
             std::vector<std::vector<tokenizer::TokenOffsets>> offsets;
             Status status;
             {
               nb::gil_scoped_release release;
               status = t.EncodeBatchWithOffsets(views, options, threads, &ids,
-                                                &offsets);
-              for (size_t i = 0; status.ok() && chars && i < views.size();
-                   ++i) {
-                ToCharOffsets(views[i], &offsets[i]);
-              }
+                                                &offsets, pair_views);
             }
             CheckStatus(status);
             nb::list result;
@@ -323,22 +324,23 @@ void BindTokenizer(nb::module_& m) {
           },
           nb::arg("texts"), nb::arg("add_special_tokens") = false,
           nb::arg("no_special_token_matching") = false, nb::arg("threads") = 0,
-          nb::arg("offset_type") = "byte")
+          nb::arg("offset_type") = "byte", nb::arg("pairs") = nb::none())
       .def(
           "encode_batch",
           [](const Tokenizer& t, const std::vector<nb::str>& texts,
              bool add_special_tokens, bool no_special_token_matching,
-             unsigned threads) {
+             unsigned threads,
+             const std::optional<std::vector<std::optional<nb::str>>>& pairs) {
             std::vector<std::string_view> views;
-            views.reserve(texts.size());
-            for (const nb::str& text : texts) views.push_back(Utf8Of(text));
+            std::vector<std::optional<std::string_view>> pair_views;
+            Views(texts, pairs, &views, &pair_views);
             EncodeOptions options{add_special_tokens,
                                   no_special_token_matching};
             std::vector<std::vector<int32_t>> out;
             Status status;
             {
               nb::gil_scoped_release release;
-              status = t.EncodeBatch(views, options, threads, &out);
+              status = t.EncodeBatch(views, options, threads, &out, pair_views);
             }
             CheckStatus(status);
             nb::list result;
@@ -346,7 +348,8 @@ void BindTokenizer(nb::module_& m) {
             return result;
           },
           nb::arg("texts"), nb::arg("add_special_tokens") = false,
-          nb::arg("no_special_token_matching") = false, nb::arg("threads") = 0)
+          nb::arg("no_special_token_matching") = false, nb::arg("threads") = 0,
+          nb::arg("pairs") = nb::none())
       .def(
           "decode",
           [](const Tokenizer& t, const std::vector<int64_t>& token_ids,

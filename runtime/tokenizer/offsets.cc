@@ -622,6 +622,32 @@ uint16_t CountSpaces(std::string_view s, bool from_end) {
   return static_cast<uint16_t>(std::min<size_t>(count, UINT16_MAX));
 }
 
+// The byte offsets of the tokens of `sequence` (in `text`) to character
+// indices, as `tokenizers`' char offsets: a start inside a character is
+// that character, an end inside one is just past it; an offset past the
+// text is left as it is (as `tokenizers` leaves one it cannot convert).
+void ToCharOffsets(std::string_view text, uint8_t sequence,
+                   std::vector<OffsetToken>* tokens) {
+  std::vector<size_t> char_of(text.size() + 1);
+  size_t chars = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<uint8_t>(text[i]) & 0xC0) != 0x80) ++chars;
+    char_of[i] = chars - 1;
+  }
+  char_of[text.size()] = chars;
+  auto is_boundary = [&](size_t b) {
+    return b >= text.size() || (static_cast<uint8_t>(text[b]) & 0xC0) != 0x80;
+  };
+  for (OffsetToken& t : *tokens) {
+    if (t.sequence != sequence) continue;
+    if (t.begin > text.size() || t.end > text.size()) continue;
+    size_t end = t.end == 0 || is_boundary(t.end) ? char_of[t.end]
+                                                  : char_of[t.end - 1] + 1;
+    t.begin = char_of[t.begin];
+    t.end = end;
+  }
+}
+
 }  // namespace
 
 Status Pipeline::EncodeTextWithOffsets(std::string_view text,
@@ -706,21 +732,39 @@ Status Tokenizer::EncodeWithOffsets(std::string_view text,
                                     const EncodeOptions& options,
                                     std::vector<int32_t>* ids,
                                     std::vector<TokenOffsets>* offsets) const {
-  if (!IsValidUtf8(text)) {
+  return EncodeWithOffsetsMaybePair(text, nullptr, options, ids, offsets);
+}
+
+Status Tokenizer::EncodePairWithOffsets(
+    std::string_view text, std::string_view pair, const EncodeOptions& options,
+    std::vector<int32_t>* ids, std::vector<TokenOffsets>* offsets) const {
+  return EncodeWithOffsetsMaybePair(text, &pair, options, ids, offsets);
+}
+
+Status Tokenizer::EncodeWithOffsetsMaybePair(
+    std::string_view text, const std::string_view* pair,
+    const EncodeOptions& options, std::vector<int32_t>* ids,
+    std::vector<TokenOffsets>* offsets) const {
+  if (!IsValidUtf8(text) || (pair && !IsValidUtf8(*pair))) {
     return InvalidArgumentError("text to encode is not valid UTF-8");
   }
-  if (text.size() >= UINT32_MAX) {
+  if (text.size() >= UINT32_MAX || (pair && pair->size() >= UINT32_MAX)) {
     return InvalidArgumentError("text to encode with offsets is 4 GiB or more");
   }
   const Pipeline& p = *pipeline_;
-  std::vector<OffsetToken> tokens;
+  std::vector<OffsetToken> tokens, second;
   EMBER_RETURN_IF_ERROR(p.EncodeTextWithOffsets(text, options, &tokens));
+  if (pair) {
+    EMBER_RETURN_IF_ERROR(p.EncodeTextWithOffsets(*pair, options, &second));
+    for (OffsetToken& t : second) t.sequence = 1;
+  }
   // ByteLevel/Roberta trimming, as `tokenizers`' Python binding sees it:
   // offsets in characters there, so the spaces counted are characters of
-  // the text here.
+  // the token's text here.
   auto trim = [&](std::vector<OffsetToken>* e, bool add_prefix_space) {
     for (size_t i = 0; i < e->size(); ++i) {
       OffsetToken& t = (*e)[i];
+      const std::string_view text_of = t.sequence == 1 ? *pair : text;
       size_t lead = t.lead, trail = t.trail;
       if (lead == 0 && trail == 0) continue;
       if (lead > 0) {
@@ -728,18 +772,19 @@ Status Tokenizer::EncodeWithOffsets(std::string_view text,
         if (is_first && add_prefix_space && lead == 1) lead = 0;
         size_t b = t.begin;
         for (size_t k = 0; k < lead && b < t.end; ++k) {
-          b += b < text.size() ? Utf8Length(static_cast<uint8_t>(text[b])) : 1;
+          b += b < text_of.size() ? Utf8Length(static_cast<uint8_t>(text_of[b]))
+                                  : 1;
         }
         t.begin = std::min(b, t.end);
       }
       if (trail > 0) {
         // Only when at least `trail` characters come before the end.
-        size_t e_pos = std::min(t.end, text.size()), k = 0;
+        size_t e_pos = std::min(t.end, text_of.size()), k = 0;
         size_t back = t.end;
         while (k < trail && e_pos > 0) {
           --e_pos;
           while (e_pos > 0 &&
-                 (static_cast<uint8_t>(text[e_pos]) & 0xC0) == 0x80) {
+                 (static_cast<uint8_t>(text_of[e_pos]) & 0xC0) == 0x80) {
             --e_pos;
           }
           ++k;
@@ -749,12 +794,17 @@ Status Tokenizer::EncodeWithOffsets(std::string_view text,
       }
     }
   };
-  EMBER_RETURN_IF_ERROR(p.Finish(options.add_special_tokens,
-                                 OffsetToken{p.padding.id, 0, 0, 0, 0}, &tokens,
-                                 [&](std::vector<OffsetToken>* items) {
-                                   return p.PostProcessWithOffsets(
-                                       options.add_special_tokens, items, trim);
-                                 }));
+  EMBER_RETURN_IF_ERROR(p.Finish(
+      options.add_special_tokens, OffsetToken{p.padding.id, 0, 0, 0, 0, 0},
+      &tokens, pair ? &second : nullptr,
+      [&](std::vector<OffsetToken>* items, std::vector<OffsetToken>* b) {
+        return p.PostProcessWithOffsets(options.add_special_tokens, items, b,
+                                        trim);
+      }));
+  if (options.char_offsets) {
+    ToCharOffsets(text, 0, &tokens);
+    if (pair) ToCharOffsets(*pair, 1, &tokens);
+  }
   ids->clear();
   offsets->clear();
   ids->reserve(tokens.size());

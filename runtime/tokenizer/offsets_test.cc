@@ -103,6 +103,43 @@ TEST(OffsetsTest, PostProcessorTokensHaveZeroOffsets) {
   Expect(json, "ab", {8}, {{0, 2}}, false);
 }
 
+TEST(OffsetsTest, PairsUseThePairTemplate) {
+  // [<s>] a [<s>] b: each text encoded on its own; the pair's offsets are
+  // in the pair's text.
+  const std::string json = Json("null", "null",
+                                R"({"type": "TemplateProcessing",
+          "single": [{"Sequence": {"id": "A", "type_id": 0}}],
+          "pair": [{"SpecialToken": {"id": "<s>", "type_id": 0}},
+                   {"Sequence": {"id": "A", "type_id": 0}},
+                   {"SpecialToken": {"id": "<s>", "type_id": 1}},
+                   {"Sequence": {"id": "B", "type_id": 1}}],
+          "special_tokens": {"<s>": {"id": "<s>", "ids": [20],
+                                     "tokens": ["<s>"]}}})");
+  auto t = Tokenizer::FromHuggingFaceJson(json);
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  EncodeOptions options;
+  options.add_special_tokens = true;
+  std::vector<int32_t> ids;
+  Offsets offsets;
+  ASSERT_TRUE(
+      (*t)->EncodePairWithOffsets("ab", "xa", options, &ids, &offsets).ok());
+  EXPECT_EQ(ids, (std::vector<int32_t>{20, 8, 20, 0, 1}));
+  EXPECT_EQ(offsets, (Offsets{{0, 0}, {0, 2}, {0, 0}, {0, 1}, {1, 2}}));
+  std::vector<int32_t> plain;
+  ASSERT_TRUE((*t)->EncodePair("ab", "xa", options, &plain).ok());
+  EXPECT_EQ(plain, ids);
+  // Characters: "é" is one character of two bytes.
+  options.char_offsets = true;
+  const std::string e_acute_a =
+      "\xc3\xa9"
+      "a";
+  ASSERT_TRUE(
+      (*t)->EncodePairWithOffsets(e_acute_a, "a", options, &ids, &offsets)
+          .ok());
+  EXPECT_EQ(ids, (std::vector<int32_t>{20, 3, 1, 20, 1}));
+  EXPECT_EQ(offsets, (Offsets{{0, 0}, {0, 1}, {1, 2}, {0, 0}, {0, 1}}));
+}
+
 TEST(OffsetsTest, InvalidUtf8IsAnError) {
   auto t = Tokenizer::FromHuggingFaceJson(Json("null", "null"));
   ASSERT_TRUE(t.ok());

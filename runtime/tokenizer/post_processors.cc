@@ -278,14 +278,18 @@ namespace {
 // int32_t) or ids with offsets (offsets.cc). `special(id)` makes the item
 // of a token a post-processor adds; `trim(encoding, add_prefix_space)` is
 // the offset trimming of ByteLevel and Roberta (nothing for ids alone).
+// `pair`, when not null, is the second sequence: the list starts with two
+// encodings. The result replaces `items`.
 template <typename T, typename Special, typename Trim>
 Status RunPostProcessors(const std::vector<PostProcessor>& processors,
                          bool add_special_tokens, std::vector<T>* items,
-                         const Special& special, const Trim& trim) {
-  if (processors.empty()) return Status::Ok();
+                         std::vector<T>* pair, const Special& special,
+                         const Trim& trim) {
+  if (processors.empty() && pair == nullptr) return Status::Ok();
   // The list of encodings, as `tokenizers` keeps it.
   std::vector<std::vector<T>> list;
   list.push_back(std::move(*items));
+  if (pair) list.push_back(std::move(*pair));
   std::vector<std::vector<T>> next;
   auto specials = [&](const std::vector<int32_t>& ids) {
     std::vector<T> e;
@@ -367,18 +371,19 @@ Status RunPostProcessors(const std::vector<PostProcessor>& processors,
 
 }  // namespace
 
-Status Pipeline::PostProcess(bool add_special_tokens,
-                             std::vector<int32_t>* ids) const {
+Status Pipeline::PostProcess(bool add_special_tokens, std::vector<int32_t>* ids,
+                             std::vector<int32_t>* pair) const {
   return RunPostProcessors(
-      post_processors, add_special_tokens, ids, [](int32_t id) { return id; },
-      [](std::vector<int32_t>&, bool) {});
+      post_processors, add_special_tokens, ids, pair,
+      [](int32_t id) { return id; }, [](std::vector<int32_t>&, bool) {});
 }
 
 Status Pipeline::PostProcessWithOffsets(
     bool add_special_tokens, std::vector<OffsetToken>* tokens,
+    std::vector<OffsetToken>* pair,
     const std::function<void(std::vector<OffsetToken>*, bool)>& trim) const {
   return RunPostProcessors(
-      post_processors, add_special_tokens, tokens,
+      post_processors, add_special_tokens, tokens, pair,
       [](int32_t id) {
         return OffsetToken{id, 0, 0, 0, 0};
       },

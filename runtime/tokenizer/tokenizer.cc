@@ -84,14 +84,30 @@ Result<std::unique_ptr<Tokenizer>> Tokenizer::FromFile(
 
 Status Tokenizer::Encode(std::string_view text, const EncodeOptions& options,
                          std::vector<int32_t>* ids) const {
-  if (!IsValidUtf8(text)) {
+  return EncodeMaybePair(text, nullptr, options, ids);
+}
+
+Status Tokenizer::EncodePair(std::string_view text, std::string_view pair,
+                             const EncodeOptions& options,
+                             std::vector<int32_t>* ids) const {
+  return EncodeMaybePair(text, &pair, options, ids);
+}
+
+Status Tokenizer::EncodeMaybePair(std::string_view text,
+                                  const std::string_view* pair,
+                                  const EncodeOptions& options,
+                                  std::vector<int32_t>* ids) const {
+  if (!IsValidUtf8(text) || (pair && !IsValidUtf8(*pair))) {
     return InvalidArgumentError("text to encode is not valid UTF-8");
   }
   const Pipeline& p = *pipeline_;
   EMBER_RETURN_IF_ERROR(p.EncodeText(text, options, ids));
+  std::vector<int32_t> second;
+  if (pair) EMBER_RETURN_IF_ERROR(p.EncodeText(*pair, options, &second));
   return p.Finish(options.add_special_tokens, p.padding.id, ids,
-                  [&](std::vector<int32_t>* items) {
-                    return p.PostProcess(options.add_special_tokens, items);
+                  pair ? &second : nullptr,
+                  [&](std::vector<int32_t>* items, std::vector<int32_t>* b) {
+                    return p.PostProcess(options.add_special_tokens, items, b);
                   });
 }
 
@@ -243,14 +259,22 @@ void PadBatch(const Pipeline& p, const T& pad,
 
 }  // namespace
 
-Status Tokenizer::EncodeBatch(std::span<const std::string_view> texts,
-                              const EncodeOptions& options, unsigned threads,
-                              std::vector<std::vector<int32_t>>* out) const {
+Status Tokenizer::EncodeBatch(
+    std::span<const std::string_view> texts, const EncodeOptions& options,
+    unsigned threads, std::vector<std::vector<int32_t>>* out,
+    std::span<const std::optional<std::string_view>> pairs) const {
+  if (!pairs.empty() && pairs.size() != texts.size()) {
+    return InvalidArgumentError(
+        "encode_batch: pairs and texts differ in count");
+  }
   out->assign(texts.size(), {});
   EMBER_RETURN_IF_ERROR(
       ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
-        EMBER_RETURN_IF_ERROR(Encode(texts[i], options, &(*out)[i]),
-                              "while encoding text %zu of the batch", i);
+        const std::string_view* pair =
+            pairs.empty() || !pairs[i] ? nullptr : &*pairs[i];
+        EMBER_RETURN_IF_ERROR(
+            EncodeMaybePair(texts[i], pair, options, &(*out)[i]),
+            "while encoding text %zu of the batch", i);
         return Status::Ok();
       }));
   PadBatch(*pipeline_, pipeline_->padding.id, out);
@@ -260,13 +284,21 @@ Status Tokenizer::EncodeBatch(std::span<const std::string_view> texts,
 Status Tokenizer::EncodeBatchWithOffsets(
     std::span<const std::string_view> texts, const EncodeOptions& options,
     unsigned threads, std::vector<std::vector<int32_t>>* ids,
-    std::vector<std::vector<TokenOffsets>>* offsets) const {
+    std::vector<std::vector<TokenOffsets>>* offsets,
+    std::span<const std::optional<std::string_view>> pairs) const {
+  if (!pairs.empty() && pairs.size() != texts.size()) {
+    return InvalidArgumentError(
+        "encode_batch: pairs and texts differ in count");
+  }
   ids->assign(texts.size(), {});
   offsets->assign(texts.size(), {});
   EMBER_RETURN_IF_ERROR(
       ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
+        const std::string_view* pair =
+            pairs.empty() || !pairs[i] ? nullptr : &*pairs[i];
         EMBER_RETURN_IF_ERROR(
-            EncodeWithOffsets(texts[i], options, &(*ids)[i], &(*offsets)[i]),
+            EncodeWithOffsetsMaybePair(texts[i], pair, options, &(*ids)[i],
+                                       &(*offsets)[i]),
             "while encoding text %zu of the batch", i);
         return Status::Ok();
       }));

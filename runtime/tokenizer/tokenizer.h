@@ -48,6 +48,9 @@ struct EncodeOptions {
   // Treat the text of special tokens as ordinary text (`tokenizers`'
   // encode_special_tokens). Non-special added tokens still match.
   bool no_special_token_matching = false;
+  // EncodeWithOffsets and the like: offsets in characters (code points) of
+  // the text rather than bytes, as `tokenizers`' Python Encoding.offsets.
+  bool char_offsets = false;
 };
 
 // Where a token came from in the text given to Encode: bytes [begin, end),
@@ -171,23 +174,39 @@ class Tokenizer {
                 std::vector<int32_t>* ids) const;
   Result<std::vector<int32_t>> Encode(std::string_view text,
                                       const EncodeOptions& options) const;
+  // A pair of texts (a question and a passage, a query and a document):
+  // each encoded on its own, then truncated and post-processed together
+  // (the `pair` template; Bert's [CLS] a [SEP] b [SEP]), as `tokenizers`'
+  // encode(a, b) does. `ids` is replaced.
+  Status EncodePair(std::string_view text, std::string_view pair,
+                    const EncodeOptions& options,
+                    std::vector<int32_t>* ids) const;
   // Encode, and for each id where it came from in `text` (`offsets` is
   // replaced). Slower than Encode: the text's alignment is kept through
   // every stage. Texts of 4 GiB or more are INVALID_ARGUMENT here.
   Status EncodeWithOffsets(std::string_view text, const EncodeOptions& options,
                            std::vector<int32_t>* ids,
                            std::vector<TokenOffsets>* offsets) const;
+  // EncodePair with offsets: the second text's tokens have offsets in it.
+  Status EncodePairWithOffsets(std::string_view text, std::string_view pair,
+                               const EncodeOptions& options,
+                               std::vector<int32_t>* ids,
+                               std::vector<TokenOffsets>* offsets) const;
   // EncodeWithOffsets of each text, on up to `threads` threads (0: every
   // core). Stops at the first error.
+  // `pairs` (empty, or one per text): a text with a value there is
+  // encoded as a pair.
   Status EncodeBatchWithOffsets(
       std::span<const std::string_view> texts, const EncodeOptions& options,
       unsigned threads, std::vector<std::vector<int32_t>>* ids,
-      std::vector<std::vector<TokenOffsets>>* offsets) const;
+      std::vector<std::vector<TokenOffsets>>* offsets,
+      std::span<const std::optional<std::string_view>> pairs = {}) const;
   // Encodes `texts` on up to `threads` threads (0: every core). Stops at
-  // the first error.
-  Status EncodeBatch(std::span<const std::string_view> texts,
-                     const EncodeOptions& options, unsigned threads,
-                     std::vector<std::vector<int32_t>>* out) const;
+  // the first error. `pairs` as above.
+  Status EncodeBatch(
+      std::span<const std::string_view> texts, const EncodeOptions& options,
+      unsigned threads, std::vector<std::vector<int32_t>>* out,
+      std::span<const std::optional<std::string_view>> pairs = {}) const;
 
   // The text of `ids`. An id that is not in the vocabulary is OUT_OF_RANGE
   // (`tokenizers` drops it silently; see docs/tokenizer.md "Decode").
@@ -218,6 +237,14 @@ class Tokenizer {
 
  private:
   Tokenizer();
+  Status EncodeMaybePair(std::string_view text, const std::string_view* pair,
+                         const EncodeOptions& options,
+                         std::vector<int32_t>* ids) const;
+  Status EncodeWithOffsetsMaybePair(std::string_view text,
+                                    const std::string_view* pair,
+                                    const EncodeOptions& options,
+                                    std::vector<int32_t>* ids,
+                                    std::vector<TokenOffsets>* offsets) const;
   friend struct Pipeline;
   friend class DecodeStream;
   friend class EncodeStream;

@@ -399,6 +399,23 @@ class BpeModel final : public Model {
   std::string end_of_word_suffix;
   int32_t byte_ids[256];  // "<0xAB>" ids for byte_fallback, -1 when absent
   bool all_byte_ids = false;
+  // Load-time tables of the fast paths (model_bpe.cc, docs/tokenizer.md
+  // "BPE"), made when the prefix and suffix are empty (char_tables): the
+  // id of the token that is exactly a character, by code point, -1 where
+  // none (below 0x200, ASCII and GPT-2's byte characters, in an array; the
+  // others in a map whose value is {0, id}).
+  bool char_tables = false;
+  std::vector<int32_t> low_char_ids;
+  MergeMap char_ids;
+  // Words longer than kSplitWordBytes are cut between two characters that
+  // are tokens and that no merge joins (split_words: char_tables and not
+  // ignore_merges). join_pairs holds (x << 32 | y) for the last character x
+  // of the left token and the first y of the right one of every merge;
+  // ascii_joins the same for ASCII pairs (bit y & 63 of word 2x + y / 64).
+  static constexpr size_t kSplitWordBytes = 64;
+  bool split_words = false;
+  MergeMap join_pairs;
+  std::array<uint64_t, 256> ascii_joins{};
 
   // Identifies this model in the per-thread word caches (never reused).
   uint64_t serial = 0;
@@ -580,6 +597,7 @@ struct OffsetToken {
   int32_t id = 0;
   size_t begin = 0, end = 0;
   uint16_t lead = 0, trail = 0;
+  uint8_t sequence = 0;  // 1: the pair's second text (its offsets are in it)
 };
 
 // A tokenizer.json's "truncation" (truncation.cc): a sequence longer than
@@ -669,7 +687,10 @@ struct Pipeline {
   // sequence. `tokenizers` runs them with add_special_tokens false too
   // (a template can repeat or drop the sequence); the one-argument form is
   // add_special_tokens=true.
-  Status PostProcess(bool add_special_tokens, std::vector<int32_t>* ids) const;
+  // With `pair`, the list starts with the two sequences (`tokenizers`'
+  // pair templates); the result replaces `ids`.
+  Status PostProcess(bool add_special_tokens, std::vector<int32_t>* ids,
+                     std::vector<int32_t>* pair = nullptr) const;
   Status PostProcess(std::vector<int32_t>* ids) const {
     return PostProcess(true, ids);
   }
@@ -677,36 +698,48 @@ struct Pipeline {
   // encoding's offsets (offsets.cc).
   Status PostProcessWithOffsets(
       bool add_special_tokens, std::vector<OffsetToken>* tokens,
+      std::vector<OffsetToken>* pair,
       const std::function<void(std::vector<OffsetToken>*, bool)>& trim) const;
   std::optional<std::string_view> IdToToken(int32_t id) const;
 
   // truncation.cc: how many special tokens the post-processors add to one
-  // sequence (`tokenizers`' added_tokens(false)); the length a sequence of
-  // `length` ids is cut to (an error where `tokenizers` fails or panics);
-  // the length padding makes an encoding whose batch's longest is
-  // `longest`.
-  size_t AddedBySpecialTokens() const;
-  Result<size_t> TruncatedLength(size_t length, bool add_special_tokens) const;
+  // sequence or a pair (`tokenizers`' added_tokens(is_pair)); the lengths
+  // the first sequence of `first` ids and the second of `second` (absent:
+  // none) are cut to (an error where `tokenizers` fails or panics); the
+  // length padding makes an encoding whose batch's longest is `longest`.
+  size_t AddedBySpecialTokens(bool is_pair) const;
+  Result<std::pair<size_t, size_t>> TruncatedLengths(
+      size_t first, std::optional<size_t> second,
+      bool add_special_tokens) const;
   size_t PaddedLength(size_t longest) const;
   // Truncation, then the post-processors, then padding: what `tokenizers`'
-  // post_process does to the items (ids, or OffsetTokens) of one encode.
+  // post_process does to the items (ids, or OffsetTokens) of one encode,
+  // with `pair` (or null) the second sequence's. `post_process(items,
+  // pair)` leaves its result in `items`.
   template <typename T, typename PostProcessFn>
   Status Finish(bool add_special_tokens, const T& pad, std::vector<T>* items,
-                const PostProcessFn& post_process) const {
-    EMBER_ASSIGN_OR_RETURN(size_t keep,
-                           TruncatedLength(items->size(), add_special_tokens));
-    if (keep < items->size()) {
-      if (truncation.left) {
-        items->erase(
-            items->begin(),
-            items->begin() + static_cast<std::ptrdiff_t>(items->size() - keep));
-      } else {
-        items->resize(keep);
-      }
-    }
-    EMBER_RETURN_IF_ERROR(post_process(items));
+                std::vector<T>* pair, const PostProcessFn& post_process) const {
+    EMBER_ASSIGN_OR_RETURN(
+        auto keep, TruncatedLengths(items->size(),
+                                    pair ? std::optional<size_t>(pair->size())
+                                         : std::nullopt,
+                                    add_special_tokens));
+    Cut(keep.first, items);
+    if (pair) Cut(keep.second, pair);
+    EMBER_RETURN_IF_ERROR(post_process(items, pair));
     if (padding.enabled) Pad(PaddedLength(items->size()), pad, items);
     return Status::Ok();
+  }
+  // Keeps `keep` of `items`: the first, or with a Left truncation the last.
+  template <typename T>
+  void Cut(size_t keep, std::vector<T>* items) const {
+    if (keep >= items->size()) return;
+    if (truncation.left) {
+      items->erase(items->begin(), items->begin() + static_cast<std::ptrdiff_t>(
+                                                        items->size() - keep));
+    } else {
+      items->resize(keep);
+    }
   }
   // Pads `items` to `length` with `pad` on the padding's side.
   template <typename T>

@@ -109,53 +109,104 @@ Status LoadTruncationAndPadding(const object& top, Pipeline* p) {
   return Status::Ok();
 }
 
-size_t Pipeline::AddedBySpecialTokens() const {
-  // `tokenizers`' added_tokens(is_pair = false): what each post-processor
-  // of the list adds to one sequence, summed (a Template: the ids of the
-  // special tokens of its single template that "special_tokens" has).
+size_t Pipeline::AddedBySpecialTokens(bool is_pair) const {
+  // `tokenizers`' added_tokens(is_pair): what each post-processor of the
+  // list adds, summed (a Template: the ids of the special tokens of its
+  // single or pair template that "special_tokens" has; Bert [CLS] a [SEP]
+  // b [SEP]; Roberta <s> a </s> </s> b </s>).
   size_t n = 0;
   for (const PostProcessor& pp : post_processors) {
     switch (pp.kind) {
       case PostProcessor::Kind::kTemplate:
-        for (const TemplateItem& item : pp.single) {
+        for (const TemplateItem& item : is_pair ? pp.pair : pp.single) {
           if (!item.is_sequence) n += item.ids.size();
         }
         break;
-      case PostProcessor::Kind::kBert:
-      case PostProcessor::Kind::kRoberta: n += 2; break;
+      case PostProcessor::Kind::kBert: n += is_pair ? 3 : 2; break;
+      case PostProcessor::Kind::kRoberta: n += is_pair ? 4 : 2; break;
       case PostProcessor::Kind::kByteLevel: break;
     }
   }
   return n;
 }
 
-Result<size_t> Pipeline::TruncatedLength(size_t length,
-                                         bool add_special_tokens) const {
-  if (!truncation.enabled) return length;
+namespace {
+
+// `tokenizers`' Encoding::truncate's length: nothing when `keep` is not
+// shorter; it asserts (panics) that the stride is below a cut length.
+Result<size_t> CutTo(size_t keep, size_t length, uint64_t stride) {
+  if (keep >= length || keep == 0) return std::min(keep, length);
+  if (stride >= keep) {
+    return InvalidArgumentError(StringPrintf(
+        "truncation: stride %llu must be less than the length %zu a "
+        "sequence is cut to (max_length less the special tokens)",
+        static_cast<unsigned long long>(stride), keep));
+  }
+  return keep;
+}
+
+}  // namespace
+
+Result<std::pair<size_t, size_t>> Pipeline::TruncatedLengths(
+    size_t first, std::optional<size_t> second, bool add_special_tokens) const {
+  const size_t b = second.value_or(0);
+  if (!truncation.enabled) return std::make_pair(first, b);
   // With special tokens to come, they count against max_length. When they
   // alone exceed it, `tokenizers`' unsigned subtraction wraps around (its
   // release builds do not check) and nothing is truncated.
   size_t max = truncation.max_length;
-  const size_t added = AddedBySpecialTokens();
+  const size_t added = AddedBySpecialTokens(second.has_value());
   if (add_special_tokens && added > 0) {
-    if (added > max) return length;
+    if (added > max) return std::make_pair(first, b);
     max -= added;
   }
-  if (max == 0) return size_t{0};
-  if (length <= max) return length;
-  if (truncation.strategy == Truncation::Strategy::kOnlySecond) {
-    return InvalidArgumentError(
-        "Truncation error: Second sequence not provided (truncation "
-        "strategy OnlySecond on a single sequence)");
+  const uint64_t stride = truncation.stride;
+  if (max == 0) return std::make_pair(size_t{0}, size_t{0});
+  const size_t total = first + b;
+  if (total <= max) return std::make_pair(first, b);
+  const size_t to_remove = total - max;
+  switch (truncation.strategy) {
+    case Truncation::Strategy::kLongestFirst: {
+      if (!second) {
+        EMBER_ASSIGN_OR_RETURN(size_t n, CutTo(max, first, stride));
+        return std::make_pair(n, size_t{0});
+      }
+      // `tokenizers`: the shorter keeps its length when the longer can
+      // take the cut alone, else both get half (the second the odd one).
+      size_t n1 = first, n2 = b;
+      const bool swap = n1 > n2;
+      if (swap) std::swap(n1, n2);
+      n2 = n1 > max ? n1 : std::max(n1, max - n1);
+      if (n1 + n2 > max) {
+        n1 = max / 2;
+        n2 = n1 + max % 2;
+      }
+      if (swap) std::swap(n1, n2);
+      EMBER_ASSIGN_OR_RETURN(size_t k1, CutTo(n1, first, stride));
+      EMBER_ASSIGN_OR_RETURN(size_t k2, CutTo(n2, b, stride));
+      return std::make_pair(k1, k2);
+    }
+    case Truncation::Strategy::kOnlyFirst:
+    case Truncation::Strategy::kOnlySecond: {
+      const bool on_first =
+          truncation.strategy == Truncation::Strategy::kOnlyFirst;
+      if (!on_first && !second) {
+        return InvalidArgumentError(
+            "Truncation error: Second sequence not provided (truncation "
+            "strategy OnlySecond on a single sequence)");
+      }
+      const size_t target = on_first ? first : b;
+      if (target <= to_remove) {
+        return InvalidArgumentError(
+            "Truncation error: Sequence to truncate too short to respect "
+            "the provided max_length");
+      }
+      EMBER_ASSIGN_OR_RETURN(size_t n,
+                             CutTo(target - to_remove, target, stride));
+      return on_first ? std::make_pair(n, b) : std::make_pair(first, n);
+    }
   }
-  if (truncation.stride >= max) {
-    // `tokenizers` asserts this and panics.
-    return InvalidArgumentError(StringPrintf(
-        "truncation: stride %zu must be less than the length %zu a "
-        "sequence is cut to (max_length less the special tokens)",
-        truncation.stride, max));
-  }
-  return max;
+  return std::make_pair(first, b);
 }
 
 size_t Pipeline::PaddedLength(size_t longest) const {

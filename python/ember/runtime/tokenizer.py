@@ -89,44 +89,75 @@ class Tokenizer:
         return Tokenizer._wrap(_Native.from_tiktoken(data, encoding))
 
     def encode(self, text: str, add_special_tokens: bool = False,
-               no_special_token_matching: bool = False) -> List[int]:
+               no_special_token_matching: bool = False, *,
+               pair: Optional[str] = None) -> List[int]:
         """The token ids of ``text``. ``add_special_tokens`` runs the
         post-processor; ``no_special_token_matching`` encodes the text of
-        special tokens as ordinary text."""
+        special tokens as ordinary text. With ``pair`` (beyond
+        iree.runtime), the two texts are encoded as one input, as
+        ``tokenizers``' ``encode(text, pair)``: each on its own, then
+        truncated and post-processed together (e.g. ``[CLS] text [SEP]
+        pair [SEP]``)."""
         return self._native.encode(text, add_special_tokens,
-                                   no_special_token_matching)
+                                   no_special_token_matching, pair)
 
     def encode_with_offsets(self, text: str, add_special_tokens: bool = False,
                             no_special_token_matching: bool = False,
-                            offset_type: str = "byte"
+                            offset_type: str = "byte", *,
+                            pair: Optional[str] = None
                             ) -> Tuple[List[int], List[Tuple[int, int]]]:
-        """``encode``, and where each token came from in ``text``: a
-        ``(start, end)`` pair per id, in bytes of the text's UTF-8
-        (``offset_type="byte"``) or in characters of ``text``
-        (``"char"``, what ``tokenizers``' ``Encoding.offsets`` gives).
-        Tokens the post-processor adds have ``(0, 0)``."""
+        """``encode``, and where each token came from: a ``(start, end)``
+        pair per id, in bytes of the UTF-8 (``offset_type="byte"``) or in
+        characters (``"char"``, what ``tokenizers``' ``Encoding.offsets``
+        gives) of ``text`` -- or of ``pair`` for the pair's tokens. Tokens
+        the post-processor or padding adds have ``(0, 0)``."""
         return self._native.encode_with_offsets(text, add_special_tokens,
                                                 no_special_token_matching,
-                                                offset_type)
+                                                offset_type, pair)
+
+    @staticmethod
+    def _split_pairs(texts) -> Tuple[List[str], Optional[List[Optional[str]]]]:
+        # A batch item is a str, or a (text, pair) tuple or list, as in
+        # `tokenizers`' encode_batch.
+        firsts: List[str] = []
+        pairs: List[Optional[str]] = []
+        any_pair = False
+        for item in texts:
+            if isinstance(item, (tuple, list)):
+                if len(item) != 2:
+                    raise ValueError("a batch item must be a str or a "
+                                     "(text, pair) pair")
+                firsts.append(item[0])
+                pairs.append(item[1])
+                any_pair = True
+            else:
+                firsts.append(item)
+                pairs.append(None)
+        return firsts, (pairs if any_pair else None)
 
     def encode_batch_with_offsets(
-            self, texts: Sequence[str], add_special_tokens: bool = False,
+            self, texts: Sequence[Union[str, Tuple[str, str]]],
+            add_special_tokens: bool = False,
             no_special_token_matching: bool = False, threads: int = 0,
             offset_type: str = "byte"
     ) -> List[Tuple[List[int], List[Tuple[int, int]]]]:
-        """``encode_with_offsets`` of each text, on ``threads`` threads (0:
-        every core)."""
+        """``encode_with_offsets`` of each text (a str, or a ``(text,
+        pair)`` tuple), on ``threads`` threads (0: every core)."""
+        firsts, pairs = self._split_pairs(texts)
         return self._native.encode_batch_with_offsets(
-            list(texts), add_special_tokens, no_special_token_matching,
-            threads, offset_type)
+            firsts, add_special_tokens, no_special_token_matching, threads,
+            offset_type, pairs)
 
-    def encode_batch(self, texts: Sequence[str],
+    def encode_batch(self, texts: Sequence[Union[str, Tuple[str, str]]],
                      add_special_tokens: bool = False,
                      no_special_token_matching: bool = False,
                      threads: int = 0) -> List[List[int]]:
-        """``encode`` of each text, on ``threads`` threads (0: every core)."""
-        return self._native.encode_batch(list(texts), add_special_tokens,
-                                         no_special_token_matching, threads)
+        """``encode`` of each text (a str, or a ``(text, pair)`` tuple), on
+        ``threads`` threads (0: every core)."""
+        firsts, pairs = self._split_pairs(texts)
+        return self._native.encode_batch(firsts, add_special_tokens,
+                                         no_special_token_matching, threads,
+                                         pairs)
 
     def decode(self, token_ids: Sequence[int],
                skip_special_tokens: bool = False) -> str:
