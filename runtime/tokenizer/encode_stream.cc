@@ -127,7 +127,7 @@ EncodeStream::EncodeStream(const Tokenizer* tokenizer,
                           steps[0].use_regex && steps[0].regex;
   bool bounded_split =
       steps.size() == 2 && steps[0].kind == PreTokenizer::Kind::kSplit &&
-      steps[0].regex &&
+      steps[0].regex && !steps[0].regex->MayMatchEmpty() &&
       (p.stream_words_bounded || IsBoundedSplitRegex(*steps[0].regex)) &&
       steps[0].behavior == PreTokenizer::Behavior::kIsolated &&
       !steps[0].invert && steps[1].kind == PreTokenizer::Kind::kByteLevel &&

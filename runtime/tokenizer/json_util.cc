@@ -101,15 +101,10 @@ Status LoadPattern(const object& o, std::string_view where, std::string* text,
     return Status::Ok();
   }
   if (Field(po, "Regex", &s) && s.get_string().get(sv) == simdjson::SUCCESS) {
-    EMBER_ASSIGN_OR_RETURN(*regex, Regex::CompileOniguruma(sv),
+    EMBER_ASSIGN_OR_RETURN(*regex,
+                           Regex::CompileOniguruma(sv, /*line_anchors=*/true),
                            "while compiling %.*s's pattern",
                            static_cast<int>(where.size()), where.data());
-    if ((*regex)->MayMatchEmpty()) {
-      return UnimplementedError(
-          StringPrintf("%.*s: a Regex pattern that can match the empty "
-                       "string is not implemented",
-                       static_cast<int>(where.size()), where.data()));
-    }
     return Status::Ok();
   }
   return InvalidArgumentError(

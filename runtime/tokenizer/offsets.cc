@@ -137,7 +137,11 @@ Status ReplaceMatches(AlignedText* t, std::string_view content, size_t limit,
     out.text.append(t->text, last, start - last);
     out.align.insert(out.align.end(), t->align.begin() + last,
                      t->align.begin() + start);
-    AppendAlignedBytes(content, t->align[end - 1], &out);
+    // An empty match at the start: an insertion with nothing before it
+    // takes the empty range at the piece's start.
+    AppendAlignedBytes(
+        content, end > 0 ? t->align[end - 1] : Alignment{t->shift, t->shift},
+        &out);
     last = end;
     if (out.text.size() > limit) {
       status = ResourceExhaustedError(StringPrintf(

@@ -432,25 +432,6 @@ constexpr std::string_view kByteLevelPattern =
     "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+"
     "|\\s+(?!\\S)|\\s+";
 
-// Whether a Split's regex may match the empty string somewhere (PCRE2's
-// PCRE2_INFO_MATCHEMPTY, decided when compiling; a lookahead alone
-// counts). `tokenizers` cuts the text at each empty match (onig's
-// find_iter reports them), which Regex's ForEachMatch skips, so such
-// patterns are refused rather than run wrong. A pattern PCRE2 cannot
-// compile as written counts as "may".
-bool MayMatchEmpty(std::string_view pattern) {
-  int error = 0;
-  PCRE2_SIZE offset = 0;
-  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()),
-                                   pattern.size(), PCRE2_UTF | PCRE2_UCP,
-                                   &error, &offset, nullptr);
-  if (code == nullptr) return true;
-  uint32_t match_empty = 1;
-  int rc = pcre2_pattern_info(code, PCRE2_INFO_MATCHEMPTY, &match_empty);
-  pcre2_code_free(code);
-  return rc != 0 || match_empty != 0;
-}
-
 Result<PreTokenizer::Behavior> ParseBehavior(std::string_view name) {
   using B = PreTokenizer::Behavior;
   if (name == "Removed") return B::kRemoved;
@@ -510,17 +491,6 @@ Status LoadPreTokenizer(const element& e, size_t depth, Pipeline* p) {
     EMBER_RETURN_IF_ERROR(
         LoadPattern(o, "pre_tokenizer Split", &literal, &step.regex));
     step.literal = std::move(literal);
-    if (step.regex) {
-      element pattern;
-      std::string_view source;
-      if (Field(o, "pattern", &pattern) &&
-          pattern["Regex"].get_string().get(source) == simdjson::SUCCESS &&
-          MayMatchEmpty(source)) {
-        return UnimplementedError(
-            "pre_tokenizer Split: a Regex pattern that can match the empty "
-            "string is not implemented");
-      }
-    }
     EMBER_ASSIGN_OR_RETURN(std::string_view behavior,
                            GetString(o, "behavior", "pre_tokenizer Split"));
     EMBER_ASSIGN_OR_RETURN(step.behavior, ParseBehavior(behavior));

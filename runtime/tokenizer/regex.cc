@@ -12,15 +12,17 @@ namespace ember::tokenizer {
 
 // ---- Regex ------------------------------------------------------------------
 
-Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern) {
+Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern,
+                                                    bool line_anchors) {
   if (!IsValidUtf8(pattern)) {
     return InvalidArgumentError("regex pattern is not valid UTF-8");
   }
   int error = 0;
   PCRE2_SIZE offset = 0;
-  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()),
-                                   pattern.size(), PCRE2_UTF | PCRE2_UCP,
-                                   &error, &offset, nullptr);
+  pcre2_code* code = pcre2_compile(
+      reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
+      PCRE2_UTF | PCRE2_UCP | (line_anchors ? PCRE2_MULTILINE : 0u), &error,
+      &offset, nullptr);
   if (code == nullptr) {
     PCRE2_UCHAR buffer[256];
     pcre2_get_error_message(error, buffer, sizeof(buffer));
@@ -34,6 +36,10 @@ Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern) {
   std::shared_ptr<Regex> regex(new Regex());
   regex->code_ = code;
   regex->source_ = pattern;
+  uint32_t match_empty = 1;
+  regex->may_match_empty_ =
+      pcre2_pattern_info(code, PCRE2_INFO_MATCHEMPTY, &match_empty) != 0 ||
+      match_empty != 0;
   pcre2_match_context* context = pcre2_match_context_create(nullptr);
   if (context == nullptr) return ResourceExhaustedError("pcre2 match context");
   // Bounds for a hostile pattern: backtracking steps and the interpreter's
@@ -46,7 +52,7 @@ Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern) {
 }
 
 Result<std::shared_ptr<const Regex>> Regex::CompileOniguruma(
-    std::string_view pattern) {
+    std::string_view pattern, bool line_anchors) {
   // Oniguruma and PCRE2 share the syntax tokenizer.json patterns use, but
   // not the members of \s and \p{..}: those become explicit PCRE2 classes
   // (regex_classes.cc). \w, \b, \h and other shorthands whose meaning
@@ -128,15 +134,10 @@ Result<std::shared_ptr<const Regex>> Regex::CompileOniguruma(
     if (c == ']' && class_depth > 0) --class_depth;
     out.push_back(c);
   }
-  return Compile(out);
+  return Compile(out, line_anchors);
 }
 
-bool Regex::MayMatchEmpty() const {
-  uint32_t match_empty = 1;
-  int rc = pcre2_pattern_info(static_cast<const pcre2_code*>(code_),
-                              PCRE2_INFO_MATCHEMPTY, &match_empty);
-  return rc != 0 || match_empty != 0;
-}
+bool Regex::MayMatchEmpty() const { return may_match_empty_; }
 
 Regex::~Regex() {
   pcre2_match_context_free(static_cast<pcre2_match_context*>(match_context_));
@@ -151,6 +152,15 @@ Status Regex::ForEachMatch(
   if (data == nullptr) return ResourceExhaustedError("pcre2 match data");
   Status status;
   size_t pos = 0;
+  // A pattern that can match the empty string reports its empty matches,
+  // as onig's find_iter does for `tokenizers`: an empty match is dropped
+  // only when it ends where the previous match ended (the scan then moves
+  // on by one character), and an empty text has no match at all
+  // (`tokenizers`' find_matches). Other patterns never match empty.
+  const bool report_empty = may_match_empty_;
+  bool matched = false;
+  size_t last_match_end = 0;
+  if (report_empty && text.empty()) pos = 1;
   while (pos <= text.size()) {
     int rc = pcre2_match(code, reinterpret_cast<PCRE2_SPTR>(text.data()),
                          text.size(), pos, PCRE2_NO_UTF_CHECK, data,
@@ -169,14 +179,15 @@ Status Regex::ForEachMatch(
       status = InternalError("regex match out of bounds");
       break;
     }
-    if (end == start) {
-      // An empty match: `tokenizers` (onig's find_iter) skips it and moves
-      // on by one character.
-      if (start >= text.size()) break;
-      pos = start + Utf8Length(static_cast<uint8_t>(text[start]));
+    if (end == start && (!report_empty || (matched && last_match_end == end))) {
+      // An empty match not reported: move on by one character.
+      if (pos >= text.size()) break;
+      pos += Utf8Length(static_cast<uint8_t>(text[pos]));
       continue;
     }
     on_match(start, end);
+    matched = true;
+    last_match_end = end;
     pos = end;
   }
   pcre2_match_data_free(data);

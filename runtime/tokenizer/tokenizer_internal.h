@@ -39,14 +39,23 @@ namespace ember::tokenizer {
 // fails with RESOURCE_EXHAUSTED instead of running for ever.
 class Regex {
  public:
-  static Result<std::shared_ptr<const Regex>> Compile(std::string_view pattern);
+  // `line_anchors`: ^ and $ match at every line's start and end (Ruby's
+  // and so Oniguruma's reading in `tokenizers`: ^ also after each "\n"
+  // but the last one, $ also before each "\n"), not only the text's.
+  static Result<std::shared_ptr<const Regex>> Compile(
+      std::string_view pattern, bool line_anchors = false);
   // A pattern written for Oniguruma (what `tokenizers` runs), translated
-  // where PCRE2 reads it differently (docs/tokenizer.md "Regexes").
+  // where PCRE2 reads it differently (docs/tokenizer.md "Regexes"). The
+  // tiktoken encodings' patterns (written for Rust's fancy-regex, whose ^
+  // and $ are the text's) pass line_anchors false.
   static Result<std::shared_ptr<const Regex>> CompileOniguruma(
-      std::string_view pattern);
+      std::string_view pattern, bool line_anchors = false);
   ~Regex();
   // Calls `on_match(start, end)` for each non-overlapping match of valid
-  // UTF-8 `text`, left to right (an empty match advances one character).
+  // UTF-8 `text`, left to right, as onig's find_iter reports them to
+  // `tokenizers`: an empty match too (where the pattern can match empty),
+  // except one that ends where the previous match ended; an empty text
+  // has none.
   Status ForEachMatch(
       std::string_view text,
       const std::function<void(size_t, size_t)>& on_match) const;
@@ -55,13 +64,13 @@ class Regex {
   const std::string& source() const { return source_; }
   // Whether the pattern may match the empty string somewhere (PCRE2's
   // PCRE2_INFO_MATCHEMPTY; a lookahead alone counts). `tokenizers` acts at
-  // every empty match (Replace inserts there, Split cuts there), which
-  // ForEachMatch skips, so the loaders refuse such patterns.
+  // every empty match (Replace inserts there, Split cuts there).
   bool MayMatchEmpty() const;
 
  private:
   Regex() = default;
   std::string source_;
+  bool may_match_empty_ = true;
   void* code_ = nullptr;  // pcre2_code_8
   void* match_context_ = nullptr;
 };

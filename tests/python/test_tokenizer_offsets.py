@@ -165,6 +165,19 @@ def test_pre_tokenizer_offsets_match_tokenizers(config):
     _check(hf, em, pre_tests._texts(41 + len(config), 1500), name=config)
 
 
+@pytest.mark.parametrize("pattern", [r"(?=[A-Z])", r"x*", r"$"])
+def test_split_on_empty_matches_offsets_match_tokenizers(pattern):
+    data = json.loads(pre_tests._word_end_json(pre_tokenizers.Whitespace()))
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": pattern},
+         "behavior": "MergedWithNext", "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False,
+         "trim_offsets": True, "use_regex": False}]}
+    hf, em = pre_tests._pair(json.dumps(data))
+    texts = ["HelloWorld aXb xxA", "a\nb\n"] + corpus.texts(47, 1000)[:600]
+    _check(hf, em, texts, name=pattern)
+
+
 def test_metaspace_first_follows_the_original_start():
     # prepend_scheme "first" prepends to a piece whose first character
     # came from the start of the text: after a normalizer strips leading

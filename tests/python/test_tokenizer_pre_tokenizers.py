@@ -376,12 +376,20 @@ def test_split_on_the_empty_string_matches_tokenizers(behavior, invert):
     _check(json.dumps(data, ensure_ascii=False), _texts(6, 1000))
 
 
-@pytest.mark.parametrize("pattern", [r"x*", r"(?=[A-Z])", r"a|", r"\s*"])
-def test_split_regexes_that_match_empty_are_refused(pattern):
-    # `tokenizers` cuts at every empty match, Ember's matcher skips them:
-    # refused (UNIMPLEMENTED) rather than run differently.
+@pytest.mark.parametrize("pattern", [r"x*", r"(?=[A-Z])", r"a|", r"\s*",
+                                     r"(?=a)|a", r"$"])
+@pytest.mark.parametrize("behavior", ["Removed", "Isolated",
+                                      "MergedWithPrevious", "MergedWithNext",
+                                      "Contiguous"])
+def test_split_regexes_that_match_empty_match_tokenizers(pattern, behavior):
+    # `tokenizers` cuts at every empty match onig's find_iter reports.
     data = json.loads(_word_end_json(pt.Whitespace()))
-    data["pre_tokenizer"] = {"type": "Split", "pattern": {"Regex": pattern},
-                             "behavior": "Isolated", "invert": False}
-    with pytest.raises(NotImplementedError, match="empty"):
-        rt.Tokenizer.from_huggingface_json(json.dumps(data))
+    data["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [
+        {"type": "Split", "pattern": {"Regex": pattern},
+         "behavior": behavior, "invert": False},
+        {"type": "ByteLevel", "add_prefix_space": False,
+         "trim_offsets": True, "use_regex": False}]}
+    texts = ["HelloWorld aXb xxA", "", "a", "xx", "AbCdE", " \t a"]
+    _check(json.dumps(data), texts + _texts(9, 1000))
+
+
