@@ -142,6 +142,7 @@ Status Cleanup(std::string_view in, std::string* out) {
   }
   std::string current(in), next;
   for (const auto& [from, to] : kRules) {
+    if (current.find(from) == std::string::npos) continue;  // unchanged
     EMBER_RETURN_IF_ERROR(RustReplace(current, from, to, &next));
     current.swap(next);
   }
@@ -151,33 +152,26 @@ Status Cleanup(std::string_view in, std::string* out) {
 
 // Strip: up to `start` leading and `stop` trailing `content` characters.
 void StripOne(const Decoder& d, std::string_view token, std::string* out) {
-  // Character-wise, as `tokenizers` counts.
-  std::vector<std::pair<size_t, size_t>> chars;  // (offset, length)
-  for (size_t i = 0; i < token.size();) {
-    size_t w = Utf8Length(static_cast<uint8_t>(token[i]));
-    chars.push_back({i, w});
-    i += w;
+  // Character-wise, as `tokenizers` counts: up to `start` characters equal
+  // to `content` from the front, then up to `stop` from the back of what
+  // is left (the two never overlap: the back stops at the front's cut).
+  // Only those characters are looked at (after Fuse, the token is the whole
+  // text).
+  const std::string_view content = d.content;
+  size_t from = 0;
+  for (size_t k = 0; k < d.start && from < token.size(); ++k) {
+    size_t w = Utf8Length(static_cast<uint8_t>(token[from]));
+    if (token.substr(from, w) != content) break;
+    from += w;
   }
-  auto is_content = [&](size_t k) {
-    return token.substr(chars[k].first, chars[k].second) == d.content;
-  };
-  size_t start_cut = 0;
-  for (size_t k = 0; k < chars.size() && k < d.start; ++k) {
-    if (!is_content(k)) break;
-    start_cut = k + 1;
+  size_t to = token.size();
+  for (size_t k = 0; k < d.stop && to > from; ++k) {
+    size_t lead = to - 1;
+    while (lead > from && (static_cast<uint8_t>(token[lead]) & 0xC0) == 0x80)
+      --lead;
+    if (token.substr(lead, to - lead) != content) break;
+    to = lead;
   }
-  size_t stop_cut = chars.size();
-  for (size_t k = 0; k < chars.size() && k < d.stop; ++k) {
-    size_t index = chars.size() - 1 - k;
-    if (!is_content(index)) break;
-    stop_cut = index;
-  }
-  if (start_cut >= stop_cut) {
-    out->clear();
-    return;
-  }
-  size_t from = chars[start_cut].first;
-  size_t to = stop_cut < chars.size() ? chars[stop_cut].first : token.size();
   out->assign(token.substr(from, to - from));
 }
 
@@ -287,33 +281,39 @@ Status RunDecoder(const Decoder& d, std::vector<std::string>* tokens) {
       break;
     }
     case K::kByteFallback: {
-      std::vector<std::string> out;
+      // In place: each run of byte tokens becomes at most as many tokens
+      // (its text, or one U+FFFD per byte), so the write position never
+      // passes the read position.
+      size_t w = 0;
       std::string pending;
       auto flush = [&] {
         if (pending.empty()) return;
         if (IsValidUtf8(pending)) {
-          out.push_back(pending);
+          t[w++] = pending;
         } else {
-          for (size_t i = 0; i < pending.size(); ++i)
-            out.push_back("\xEF\xBF\xBD");
+          for (size_t i = 0; i < pending.size(); ++i) t[w++] = "\xEF\xBF\xBD";
         }
         pending.clear();
       };
-      for (std::string& token : t) {
+      for (size_t r = 0; r < t.size(); ++r) {
         char byte;
-        if (IsByteToken(token, &byte)) {
+        if (IsByteToken(t[r], &byte)) {
           pending.push_back(byte);
         } else {
           flush();
-          out.push_back(std::move(token));
+          if (w != r) t[w] = std::move(t[r]);
+          ++w;
         }
       }
       flush();
-      t.swap(out);
+      t.resize(w);
       break;
     }
     case K::kFuse: {
+      size_t size = 0;
+      for (const std::string& token : t) size += token.size();
       std::string all;
+      all.reserve(size);
       for (const std::string& token : t) all += token;
       t.assign(1, std::move(all));
       break;
@@ -337,7 +337,10 @@ Status RunDecoder(const Decoder& d, std::vector<std::string>* tokens) {
     case K::kMetaspace:
     case K::kBpe: {
       std::string out;
+      // A literal Replace leaves a token without its pattern as it is.
+      const bool literal = d.kind == K::kReplace && !d.regex && !d.text.empty();
       for (size_t i = 0; i < t.size(); ++i) {
+        if (literal && t[i].find(d.text) == std::string::npos) continue;
         EMBER_RETURN_IF_ERROR(
             DecodeOne(d, t[i], i == 0, i + 1 == t.size(), &out));
         t[i].swap(out);

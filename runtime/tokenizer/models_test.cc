@@ -1,13 +1,17 @@
-// Unit tests of the WordPiece, Unigram and WordLevel models on small
+// Unit tests of the BPE, WordPiece, Unigram and WordLevel models on small
 // hand-written vocabularies whose expected ids follow from `tokenizers`'
-// rules by hand (several are `tokenizers`' own doc examples), and of their
-// loaders on hostile model JSON. The differential tests against HuggingFace
+// rules by hand (several are `tokenizers`' own doc examples; BPE's fast
+// paths against its definition run slowly), and of their loaders on
+// hostile model JSON. The differential tests against HuggingFace
 // `tokenizers` are in tests/python/test_tokenizer_models.py.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "runtime/tokenizer/tokenizer.h"
 #include "runtime/tokenizer/tokenizer_internal.h"
@@ -46,6 +50,135 @@ std::vector<int32_t> Encode(const Tokenizer& t, std::string_view text) {
 }
 
 using Ids = std::vector<int32_t>;
+
+// ---- BPE ------------------------------------------------------------------
+
+// BPE by its definition, slowly: merge the adjacent pair of lowest rank,
+// leftmost among equal ranks, until none has a merge. Characters are
+// tokens by themselves or their bytes' <0xAB> tokens (all present here).
+Ids NaiveBpe(const BpeModel& m, std::string_view word) {
+  Ids ids;
+  for (size_t i = 0; i < word.size();) {
+    size_t w = Utf8Length(static_cast<uint8_t>(word[i]));
+    auto it = m.vocab.find(word.substr(i, w));
+    if (it != m.vocab.end()) {
+      ids.push_back(it->second);
+    } else {
+      for (size_t k = i; k < i + w; ++k)
+        ids.push_back(m.byte_ids[static_cast<uint8_t>(word[k])]);
+    }
+    i += w;
+  }
+  while (true) {
+    size_t best = ids.size();
+    MergeMap::Value best_merge{0, 0};
+    for (size_t i = 0; i + 1 < ids.size(); ++i) {
+      const MergeMap::Value* v =
+          m.merges.find((static_cast<uint64_t>(ids[i]) << 32) |
+                        static_cast<uint32_t>(ids[i + 1]));
+      if (v && (best == ids.size() || v->first < best_merge.first)) {
+        best = i;
+        best_merge = *v;
+      }
+    }
+    if (best == ids.size()) return ids;
+    ids[best] = best_merge.second;
+    ids.erase(ids.begin() + static_cast<std::ptrdiff_t>(best) + 1);
+  }
+}
+
+// A llama-style BPE over the characters a, b, c, ▁, é, 中 (and byte
+// tokens), with `merges` (JSON list of "x y") in rank order.
+std::string SmallBpe(const std::string& merges) {
+  std::string vocab = R"({"a": 0, "b": 1, "c": 2, "▁": 3, "é": 4, "中": 5)";
+  int id = 6;
+  for (const char* t :
+       {"aa", "ab", "bc", "▁a", "▁b", "▁▁", "c▁", "aaa", "▁ab", "abc", "▁aa",
+        "▁▁▁▁", "c▁a", "é中", "▁é中", "bb", "aab", "▁▁a"}) {
+    vocab += ", \"" + std::string(t) + "\": " + std::to_string(id++);
+  }
+  for (int b = 0; b < 256; ++b) {
+    char name[16];
+    std::snprintf(name, sizeof(name), "<0x%02X>", b);
+    vocab += ", \"" + std::string(name) + "\": " + std::to_string(id++);
+  }
+  vocab += "}";
+  return R"({"type": "BPE", "byte_fallback": true, "vocab": )" + vocab +
+         R"(, "merges": )" + merges + "}";
+}
+
+// Random words over the alphabet and an unknown character (byte fallback).
+std::vector<std::string> RandomBpeWords(uint32_t seed) {
+  const char* alphabet[] = {
+      "a", "b", "c", "\xE2\x96\x81", "\xC3\xA9", "\xE4\xB8\xAD", "z"};
+  std::mt19937 rng(seed);
+  std::vector<std::string> words;
+  for (int k = 0; k < 400; ++k) {
+    std::string w;
+    size_t n = 1 + rng() % (k % 4 == 0 ? 600 : 90);
+    for (size_t i = 0; i < n; ++i) w += alphabet[rng() % 7];
+    words.push_back(w);
+    if (k % 3 == 0) words.push_back(w);  // repeats: the word cache
+  }
+  return words;
+}
+
+void ExpectBpeMatchesDefinition(const std::string& model_json) {
+  Pipeline p;
+  ASSERT_TRUE(LoadHuggingFaceJson(Wrap(model_json), &p).ok());
+  const auto* m = dynamic_cast<const BpeModel*>(p.model.get());
+  ASSERT_NE(m, nullptr);
+  for (const std::string& word : RandomBpeWords(7)) {
+    Ids got;
+    ASSERT_TRUE(m->Tokenize(word, &got).ok());
+    ASSERT_EQ(got, NaiveBpe(*m, word)) << word;
+    Ids whole;
+    ASSERT_TRUE(m->TokenizeUncached(word, &whole).ok());
+    ASSERT_EQ(whole, got) << word;
+  }
+}
+
+// Long words are cut between two characters no merge joins (and merge
+// through a rank-bucket queue when long): the ids are BPE's by definition.
+TEST(BpeTest, CutWordsMatchTheDefinition) {
+  // "c ▁" joins c to ▁ (a ▁ inside a token: no cut there); "aa" + "a"
+  // overlaps (leftmost first); "é 中" joins two non-ASCII characters.
+  const std::string merges =
+      R"(["a a", "a b", "b c", "▁ a", "▁ b", "▁ ▁", "c ▁", "aa a", "▁ ab",
+          "ab c", "▁ aa", "▁▁ ▁▁", "c▁ a", "é 中", "▁ é中", "b b", "aa b",
+          "▁▁ a"])";
+  ExpectBpeMatchesDefinition(SmallBpe(merges));
+  Pipeline p;
+  ASSERT_TRUE(LoadHuggingFaceJson(Wrap(SmallBpe(merges)), &p).ok());
+  const auto& m = dynamic_cast<const BpeModel&>(*p.model);
+  EXPECT_TRUE(m.split_words);
+  const uint64_t c_space = (uint64_t{'c'} << 32) | 0x2581;
+  const uint64_t b_space = (uint64_t{'b'} << 32) | 0x2581;
+  EXPECT_NE(m.join_pairs.find(c_space), nullptr);  // "c ▁": never cut there
+  EXPECT_EQ(m.join_pairs.find(b_space), nullptr);  // cut between b and ▁
+}
+
+// Merges out of rank order (a merged token joining in a merge ranked
+// before its own) send the queues to their binary-heap fallback.
+TEST(BpeTest, MergesOutOfOrderMatchTheDefinition) {
+  ExpectBpeMatchesDefinition(SmallBpe(
+      R"(["aa a", "▁a b", "a a", "▁ a", "ab c", "a b", "b c", "▁ ▁", "▁▁ a",
+          "c ▁", "c▁ a", "▁▁ ▁▁", "▁ aa", "é 中", "b b", "aa b"])"));
+}
+
+// With a continuing-subword prefix or ignore_merges the characters are
+// not the symbols the cut relies on: no cutting.
+TEST(BpeTest, PrefixOrIgnoreMergesTurnsCuttingOff) {
+  for (const std::string& extra :
+       {std::string(R"("continuing_subword_prefix": "##", )"),
+        std::string(R"("ignore_merges": true, )")}) {
+    std::string json = SmallBpe(R"(["a b"])");
+    json.insert(json.find("\"byte_fallback\""), extra);
+    Pipeline p;
+    ASSERT_TRUE(LoadHuggingFaceJson(Wrap(json), &p).ok()) << json;
+    EXPECT_FALSE(dynamic_cast<const BpeModel&>(*p.model).split_words);
+  }
+}
 
 // ---- WordPiece --------------------------------------------------------------
 

@@ -3,7 +3,9 @@
 // and hostile `precompiled_charsmap` blobs (the differential tests against
 // HuggingFace `tokenizers` are in tests/python/test_tokenizer_normalizers.py).
 #include <gtest/gtest.h>
+#include <utf8proc.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -99,6 +101,138 @@ TEST(NormalizersTest, BertNormalizerSteps) {
   EXPECT_EQ(Norm(strip_only, "H\xC3\xA9"), "He");
   EXPECT_FALSE(
       LoadOne(R"({"type": "BertNormalizer", "clean_text": true})").ok());
+}
+
+// BertNormalizer rewrites most characters from a per-character cache and
+// only the others with its steps over the whole run (normalizers.cc
+// BertCharCache): a control that clean_text removes, a combining mark, or
+// a character whose NFD keeps a non-starter, between characters that
+// strip_accents' canonical reordering would otherwise move.
+TEST(NormalizersTest, BertCharacterCacheKeepsReordering) {
+  const std::string strip = R"({"type": "BertNormalizer",
+      "clean_text": true, "handle_chinese_chars": false,
+      "strip_accents": true, "lowercase": false})";
+  // U+302E (Mc, class 224) and U+1B44 (Mc, class 9) are kept and sorted:
+  // the removed control U+0001 and the removed mark U+0301 between them
+  // do not separate them.
+  const std::string sorted = "x\xE1\xAD\x84\xE3\x80\xAE";
+  EXPECT_EQ(Norm(strip, "x\xE3\x80\xAE\x01\xE1\xAD\x84"), sorted);
+  EXPECT_EQ(Norm(strip, "x\xE3\x80\xAE\xCC\x81\xE1\xAD\x84"), sorted);
+  EXPECT_EQ(Norm(strip, "x\xE1\xAD\x84\xCC\x80\xE3\x80\xAE"), sorted);
+  // U+00E9 decomposes to e + U+0301, which is removed: the marks after it
+  // are sorted as without it.
+  EXPECT_EQ(Norm(strip, "\xC3\xA9\xE1\xAD\x84\xCC\x96"), "e\xE1\xAD\x84");
+  // Marks after a CJK ideograph attach to the space put after it.
+  const std::string bert = R"({"type": "BertNormalizer",
+      "clean_text": true, "handle_chinese_chars": true,
+      "strip_accents": null, "lowercase": true})";
+  EXPECT_EQ(Norm(bert,
+                 "\xE4\xB8\xAD\xCC\x81"
+                 "A\xCC\x81\xE1\xAD\x84"),
+            " \xE4\xB8\xAD a\xE1\xAD\x84");
+}
+
+// The cached path against BertNormalizer's steps over the whole text (the
+// path without the cache), on random mixes of the characters that matter,
+// for every combination of flags.
+TEST(NormalizersTest, BertCharacterCacheMatchesWholeTextSteps) {
+  const std::vector<uint32_t> pool = {
+      'a',    'A',     ' ',     '\t',    '\n',    0x00,   0x01,   0x7F,
+      0xAD,   0xC9,    0xE9,    0x130,   0x3A3,   0x301,  0x316,  0x327,
+      0x334,  0x344,   0x345,   0x5B0,   0x93C,   0x958,  0x9BE,  0x9CB,
+      0x9D7,  0xE33,   0xE49,   0xF71,   0xF72,   0xF73,  0x1100, 0x1161,
+      0x11A8, 0x1B3B,  0x1B44,  0x1E9E,  0x1F80,  0x1FB3, 0x200B, 0x200D,
+      0x2126, 0x212B,  0x3000,  0x302A,  0x302E,  0x3099, 0x30FB, 0x3400,
+      0x4E2D, 0x9FFF,  0xAC00,  0xAC01,  0xD7A3,  0xF900, 0xFB1D, 0xFFFD,
+      0x0378, 0x1D15E, 0x1D165, 0x1D16D, 0x20000, 0xE0001};
+  std::mt19937 rng(25);
+  std::vector<std::string> texts;
+  for (int k = 0; k < 3000; ++k) {
+    std::string t;
+    size_t n = 1 + rng() % 12;
+    for (size_t i = 0; i < n; ++i)
+      AppendCodePoint(pool[rng() % pool.size()], &t);
+    texts.push_back(t);
+  }
+  for (int flags = 0; flags < 16; ++flags) {
+    auto flag = [&](int bit) { return (flags >> bit) & 1 ? "true" : "false"; };
+    const std::string json = std::string(R"({"type": "BertNormalizer",)") +
+                             "\"clean_text\": " + flag(0) +
+                             ", \"handle_chinese_chars\": " + flag(1) +
+                             ", \"strip_accents\": " + flag(2) +
+                             ", \"lowercase\": " + flag(3) + "}";
+    auto cached = LoadOne(json);
+    auto steps = LoadOne(json);
+    ASSERT_TRUE(cached.ok() && steps.ok()) << json;
+    ASSERT_TRUE((*cached)->normalizers[0].bert_chars != nullptr);
+    (*steps)->normalizers[0].bert_chars.reset();
+    std::string all;
+    for (const std::string& t : texts) all += t;
+    texts.push_back(all);
+    for (const std::string& t : texts) {
+      std::string want, got;
+      ASSERT_TRUE((*steps)->Normalize(t, &want).ok());
+      ASSERT_TRUE((*cached)->Normalize(t, &got).ok());
+      ASSERT_EQ(got, want) << json << " on " << t;
+    }
+    texts.pop_back();
+  }
+}
+
+// The four Unicode forms copy the characters no normalization can reach
+// across (normalizers.cc InertCharacters) and hand utf8proc the rest: the
+// result is utf8proc's on the whole text, for random mixes of inert
+// characters, composing and reordering ones, and Hangul.
+TEST(NormalizersTest, UnicodeFormsSplitAtInertCharacters) {
+  const std::vector<uint32_t> pool = {
+      'a',     'e',     'A',    ' ',    '\n',   0xA0,   0xBD,   0xC5,   0xE9,
+      0x301,   0x316,   0x334,  0x344,  0x345,  0x399,  0x3B9,  0x5B7,  0x5D0,
+      0x915,   0x93C,   0x958,  0x9BE,  0x9C7,  0xB47,  0xB56,  0xBBE,  0xBC6,
+      0xE33,   0xF71,   0xF73,  0x1025, 0x102E, 0x1100, 0x1161, 0x11A8, 0x1B05,
+      0x1B35,  0x1B44,  0x1E9B, 0x1F00, 0x1F80, 0x1FBE, 0x2000, 0x2126, 0x212B,
+      0x2460,  0x2F00,  0x3000, 0x302E, 0x304B, 0x3099, 0x309A, 0x30AB, 0x3131,
+      0x3300,  0x4E2D,  0xAC00, 0xAC01, 0xF900, 0xFB01, 0xFF21, 0xFF76, 0xFF9E,
+      0x1D15E, 0x1D165, 0x20000};
+  const std::pair<const char*, int> forms[] = {
+      {"NFC", UTF8PROC_COMPOSE},
+      {"NFD", UTF8PROC_DECOMPOSE},
+      {"NFKC", UTF8PROC_COMPOSE | UTF8PROC_COMPAT},
+      {"NFKD", UTF8PROC_DECOMPOSE | UTF8PROC_COMPAT}};
+  std::mt19937 rng(11);
+  std::vector<std::string> texts;
+  for (int k = 0; k < 3000; ++k) {
+    std::string t;
+    size_t n = 1 + rng() % 14;
+    for (size_t i = 0; i < n; ++i)
+      AppendCodePoint(pool[rng() % pool.size()], &t);
+    texts.push_back(t);
+  }
+  for (const auto& [name, options] : forms) {
+    auto p = LoadOne(std::string(R"({"type": ")") + name + "\"}");
+    ASSERT_TRUE(p.ok());
+    for (const std::string& t : texts) {
+      utf8proc_uint8_t* whole = nullptr;
+      utf8proc_ssize_t n = utf8proc_map(
+          reinterpret_cast<const utf8proc_uint8_t*>(t.data()),
+          static_cast<utf8proc_ssize_t>(t.size()), &whole,
+          static_cast<utf8proc_option_t>(options | UTF8PROC_STABLE));
+      ASSERT_GE(n, 0);
+      std::string want(reinterpret_cast<const char*>(whole),
+                       static_cast<size_t>(n));
+      std::free(whole);
+      std::string got;
+      ASSERT_TRUE((*p)->Normalize(t, &got).ok());
+      ASSERT_EQ(got, want) << name << " on " << t;
+    }
+  }
+  // U+11A7 after an LV syllable: utf8proc 2.8 composes the two and drops
+  // it; `tokenizers` keeps both (and so does Ember).
+  const std::string lv_11a7 = "\xEA\xB0\x80\xE1\x86\xA7";
+  EXPECT_EQ(Norm(R"({"type": "NFC"})", lv_11a7), lv_11a7);
+  EXPECT_EQ(Norm(R"({"type": "NFKC"})", "x" + lv_11a7 + "\xE1\x86\xA8"),
+            "x" + lv_11a7 + "\xE1\x86\xA8");
+  EXPECT_EQ(Norm(R"({"type": "NFC"})", "e\xCC\x81\xE4\xB8\xAD"),
+            "\xC3\xA9\xE4\xB8\xAD");
 }
 
 TEST(NormalizersTest, NmtAndByteLevel) {

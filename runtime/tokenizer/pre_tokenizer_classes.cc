@@ -765,8 +765,37 @@ uint16_t UnicodeScriptOf(uint32_t c) {
   return SearchScripts(c);
 }
 
+namespace {
+
+// The four classes of each BMP code point, two to a byte (bit k of a
+// nibble is class k), made from the ranges on first use: CJK and other
+// non-Latin text would otherwise pay a binary search per character.
+const std::array<uint8_t, 0x8000>& BmpClasses() {
+  static const std::array<uint8_t, 0x8000> table = [] {
+    std::array<uint8_t, 0x8000> t{};
+    auto fill = [&t](const auto& ranges, int bit) {
+      for (const Range& r : ranges) {
+        for (uint32_t c = r.lo; c <= r.hi && c < 0x10000; ++c) {
+          t[c >> 1] |= static_cast<uint8_t>(1u << (bit + 4 * (c & 1)));
+        }
+      }
+    };
+    fill(kRegexWord, static_cast<int>(CharClass::kRegexWord));
+    fill(kWhiteSpace, static_cast<int>(CharClass::kWhiteSpace));
+    fill(kNumeric, static_cast<int>(CharClass::kNumeric));
+    fill(kPunctuation, static_cast<int>(CharClass::kPunctuation));
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
 bool InCharClass(CharClass cls, uint32_t c) {
   if (c < 256) return (kLatin1[c] >> static_cast<int>(cls)) & 1;
+  if (c < 0x10000) {
+    return (BmpClasses()[c >> 1] >> (static_cast<int>(cls) + 4 * (c & 1))) & 1;
+  }
   switch (cls) {
     case CharClass::kRegexWord: return InRanges(kRegexWord, c);
     case CharClass::kWhiteSpace: return InRanges(kWhiteSpace, c);

@@ -4,6 +4,7 @@
 #include <pcre2.h>
 
 #include <algorithm>
+#include <array>
 
 #include "runtime/tokenizer/json_util.h"
 
@@ -27,14 +28,34 @@ Status ByteLevelRanges(
     prefixed.append(piece);
     piece = prefixed;
   }
+  // GPT-2's character of each byte is one or two UTF-8 bytes: copied from
+  // a flat table (this runs on every byte of the text).
+  struct Mapped {
+    char bytes[2];
+    uint8_t size;
+  };
+  static const std::array<Mapped, 256> kMapped = [] {
+    std::array<Mapped, 256> t{};
+    for (int b = 0; b < 256; ++b) {
+      const std::string& c = ByteLevelChar(static_cast<uint8_t>(b));
+      t[b].size = static_cast<uint8_t>(c.size());
+      for (size_t k = 0; k < c.size() && k < 2; ++k) t[b].bytes[k] = c[k];
+    }
+    return t;
+  }();
   std::string mapped;
   Status status;
   auto word = [&](size_t start, size_t end) {
     if (!status.ok() || start >= end) return;
-    mapped.clear();
+    mapped.resize(2 * (end - start));
+    char* out = mapped.data();
     for (size_t i = start; i < end; ++i) {
-      mapped += ByteLevelChar(static_cast<uint8_t>(piece[i]));
+      const Mapped& m = kMapped[static_cast<uint8_t>(piece[i])];
+      out[0] = m.bytes[0];
+      out[1] = m.bytes[1];
+      out += m.size;
     }
+    mapped.resize(static_cast<size_t>(out - mapped.data()));
     status = on_word(std::string_view(mapped), start);
   };
   if (!step.use_regex) {

@@ -125,6 +125,10 @@ class PrecompiledCharsmap {
   std::string normalized_;
 };
 
+// BertNormalizer's results for single characters, filled in on first use
+// (normalizers.cc).
+struct BertCharCache;
+
 struct Normalizer {
   enum class Kind {
     kPrepend,
@@ -152,6 +156,10 @@ struct Normalizer {
   // BertNormalizer: what it makes of each ASCII character (each of its
   // steps maps ASCII character by character), for all-ASCII text.
   std::vector<std::string> bert_ascii;
+  // BertNormalizer: the result of each BMP character that normalizes apart
+  // from its neighbours, computed on first use by any thread (one cache per
+  // process and combination of the four flags).
+  std::shared_ptr<BertCharCache> bert_chars;
   std::shared_ptr<const PrecompiledCharsmap> charsmap;  // Precompiled
 };
 
@@ -799,8 +807,6 @@ Status RunDecoder(const Decoder& decoder, std::vector<std::string>* tokens);
 Status ByteLevelWords(const PreTokenizer& step, std::string_view piece,
                       const std::function<Status(std::string_view)>& on_word);
 
-// The code point at `s[i]` (valid UTF-8) and its length in bytes.
-uint32_t DecodeCodePoint(std::string_view s, size_t i, size_t* length);
 void AppendCodePoint(uint32_t c, std::string* out);
 // Every occurrence of `pattern` (non-empty; the loaders refuse an empty
 // one) replaced by `content`.
@@ -827,6 +833,23 @@ inline size_t Utf8Length(uint8_t b) {
   if (b < 0xE0) return 2;
   if (b < 0xF0) return 3;
   return 4;
+}
+
+// The code point at `s[i]` (valid UTF-8) and its length in bytes (inline:
+// every stage decodes every character).
+inline uint32_t DecodeCodePoint(std::string_view s, size_t i, size_t* length) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data()) + i;
+  const size_t w = Utf8Length(p[0]);
+  *length = w;
+  switch (w) {
+    case 1: return p[0];
+    case 2: return ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+    case 3:
+      return ((p[0] & 0x0Fu) << 12) | ((p[1] & 0x3Fu) << 6) | (p[2] & 0x3Fu);
+    default:
+      return ((p[0] & 0x07u) << 18) | ((p[1] & 0x3Fu) << 12) |
+             ((p[2] & 0x3Fu) << 6) | (p[3] & 0x3Fu);
+  }
 }
 
 }  // namespace ember::tokenizer
