@@ -142,6 +142,30 @@ nb::list ToPairs(const std::vector<tokenizer::TokenOffsets>& offsets) {
   return owner;
 }
 
+// A list of small unsigned values (type ids, masks) as Python ints.
+template <typename T>
+nb::list ToIntList(const std::vector<T>& values) {
+  PyObject* list = PyList_New(static_cast<Py_ssize_t>(values.size()));
+  if (list == nullptr) throw nb::python_error();
+  nb::list owner = nb::steal<nb::list>(list);
+  for (size_t i = 0; i < values.size(); ++i) {
+    const uint64_t v = values[i];
+    PyObject* item = v < kIntCacheSize ? IdObject(static_cast<int32_t>(v))
+                                       : PyLong_FromUnsignedLongLong(v);
+    if (item == nullptr) throw nb::python_error();
+    PyList_SET_ITEM(list, static_cast<Py_ssize_t>(i), item);
+  }
+  return owner;
+}
+
+// An Encoding as (ids, type_ids, offsets, special_tokens_mask,
+// attention_mask); ember.runtime.Encoding wraps it.
+nb::tuple ToTuple(const tokenizer::Encoding& e) {
+  return nb::make_tuple(ToList(e.ids), ToIntList(e.type_ids),
+                        ToPairs(e.offsets), ToIntList(e.special_tokens_mask),
+                        ToIntList(e.attention_mask));
+}
+
 // Ids from Python ints: anything outside int32 is OUT_OF_RANGE (IndexError)
 // like an id that is merely not in the vocabulary.
 std::vector<int32_t> ToIds(const std::vector<int64_t>& ids) {
@@ -294,6 +318,56 @@ void BindTokenizer(nb::module_& m) {
           nb::arg("text"), nb::arg("add_special_tokens") = false,
           nb::arg("no_special_token_matching") = false,
           nb::arg("offset_type") = "byte", nb::arg("pair") = nb::none())
+      .def(
+          "encode_full",
+          [](const Tokenizer& t, const nb::str& text, bool add_special_tokens,
+             bool no_special_token_matching, const std::string& offset_type,
+             const std::optional<nb::str>& pair) {
+            bool chars = CharOffsets(offset_type);
+            std::string_view utf8 = Utf8Of(text);
+            std::string_view second = pair ? Utf8Of(*pair) : std::string_view();
+            EncodeOptions options{add_special_tokens, no_special_token_matching,
+                                  chars};
+            tokenizer::Encoding encoding;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status = t.EncodeFull(utf8, pair ? &second : nullptr, options,
+                                    &encoding);
+            }
+            CheckStatus(status);
+            return ToTuple(encoding);
+          },
+          nb::arg("text"), nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false,
+          nb::arg("offset_type") = "byte", nb::arg("pair") = nb::none())
+      .def(
+          "encode_batch_full",
+          [](const Tokenizer& t, const std::vector<nb::str>& texts,
+             bool add_special_tokens, bool no_special_token_matching,
+             unsigned threads, const std::string& offset_type,
+             const std::optional<std::vector<std::optional<nb::str>>>& pairs) {
+            bool chars = CharOffsets(offset_type);
+            std::vector<std::string_view> views;
+            std::vector<std::optional<std::string_view>> pair_views;
+            Views(texts, pairs, &views, &pair_views);
+            EncodeOptions options{add_special_tokens, no_special_token_matching,
+                                  chars};
+            std::vector<tokenizer::Encoding> out;
+            Status status;
+            {
+              nb::gil_scoped_release release;
+              status =
+                  t.EncodeBatchFull(views, options, threads, &out, pair_views);
+            }
+            CheckStatus(status);
+            nb::list result;
+            for (const tokenizer::Encoding& e : out) result.append(ToTuple(e));
+            return result;
+          },
+          nb::arg("texts"), nb::arg("add_special_tokens") = false,
+          nb::arg("no_special_token_matching") = false, nb::arg("threads") = 0,
+          nb::arg("offset_type") = "byte", nb::arg("pairs") = nb::none())
       .def(
           "encode_batch_with_offsets",
           [](const Tokenizer& t, const std::vector<nb::str>& texts,

@@ -244,6 +244,10 @@ uint32_t ComposePair(uint32_t a, uint32_t b) {
       (b >= 0x7FD && UnknownToTokenizersNormalization(b))) {
     return 0;
   }
+  // U+11A7 is no trailing consonant (the T jamo start at U+11A8); utf8proc
+  // 2.8 composes an LV syllable with it into the syllable itself, dropping
+  // it, where `tokenizers` (and Unicode) keep both.
+  if (b == 0x11A7) return 0;
   utf8proc_int32_t buffer[2] = {static_cast<utf8proc_int32_t>(a),
                                 static_cast<utf8proc_int32_t>(b)};
   utf8proc_ssize_t n = utf8proc_normalize_utf32(
@@ -749,6 +753,40 @@ Status Tokenizer::EncodeWithOffsetsMaybePair(
     std::string_view text, const std::string_view* pair,
     const EncodeOptions& options, std::vector<int32_t>* ids,
     std::vector<TokenOffsets>* offsets) const {
+  std::vector<OffsetToken> tokens;
+  EMBER_RETURN_IF_ERROR(EncodeTokens(text, pair, options, &tokens));
+  ids->clear();
+  offsets->clear();
+  ids->reserve(tokens.size());
+  offsets->reserve(tokens.size());
+  for (const OffsetToken& t : tokens) {
+    ids->push_back(t.id);
+    offsets->push_back({t.begin, t.end});
+  }
+  return Status::Ok();
+}
+
+Status Tokenizer::EncodeFull(std::string_view text,
+                             const std::string_view* pair,
+                             const EncodeOptions& options,
+                             Encoding* encoding) const {
+  std::vector<OffsetToken> tokens;
+  EMBER_RETURN_IF_ERROR(EncodeTokens(text, pair, options, &tokens));
+  *encoding = Encoding();
+  for (const OffsetToken& t : tokens) {
+    encoding->ids.push_back(t.id);
+    encoding->type_ids.push_back(t.type_id);
+    encoding->offsets.push_back({t.begin, t.end});
+    encoding->special_tokens_mask.push_back(t.special ? 1 : 0);
+    encoding->attention_mask.push_back(t.pad ? 0 : 1);
+  }
+  return Status::Ok();
+}
+
+Status Tokenizer::EncodeTokens(std::string_view text,
+                               const std::string_view* pair,
+                               const EncodeOptions& options,
+                               std::vector<OffsetToken>* out) const {
   if (!IsValidUtf8(text) || (pair && !IsValidUtf8(*pair))) {
     return InvalidArgumentError("text to encode is not valid UTF-8");
   }
@@ -756,11 +794,18 @@ Status Tokenizer::EncodeWithOffsetsMaybePair(
     return InvalidArgumentError("text to encode with offsets is 4 GiB or more");
   }
   const Pipeline& p = *pipeline_;
-  std::vector<OffsetToken> tokens, second;
+  std::vector<OffsetToken>& tokens = *out;
+  std::vector<OffsetToken> second;
+  tokens.clear();
   EMBER_RETURN_IF_ERROR(p.EncodeTextWithOffsets(text, options, &tokens));
   if (pair) {
+    // The second sequence's tokens: offsets in the pair's text, type id 1
+    // until a post-processor says otherwise (`tokenizers`' process()).
     EMBER_RETURN_IF_ERROR(p.EncodeTextWithOffsets(*pair, options, &second));
-    for (OffsetToken& t : second) t.sequence = 1;
+    for (OffsetToken& t : second) {
+      t.sequence = 1;
+      t.type_id = 1;
+    }
   }
   // ByteLevel/Roberta trimming, as `tokenizers`' Python binding sees it:
   // offsets in characters there, so the spaces counted are characters of
@@ -798,9 +843,13 @@ Status Tokenizer::EncodeWithOffsetsMaybePair(
       }
     }
   };
+  OffsetToken pad;
+  pad.id = p.padding.id;
+  pad.type_id = p.padding.type_id;
+  pad.special = true;
+  pad.pad = true;
   EMBER_RETURN_IF_ERROR(p.Finish(
-      options.add_special_tokens, OffsetToken{p.padding.id, 0, 0, 0, 0, 0},
-      &tokens, pair ? &second : nullptr,
+      options.add_special_tokens, pad, &tokens, pair ? &second : nullptr,
       [&](std::vector<OffsetToken>* items, std::vector<OffsetToken>* b) {
         return p.PostProcessWithOffsets(options.add_special_tokens, items, b,
                                         trim);
@@ -808,14 +857,6 @@ Status Tokenizer::EncodeWithOffsetsMaybePair(
   if (options.char_offsets) {
     ToCharOffsets(text, 0, &tokens);
     if (pair) ToCharOffsets(*pair, 1, &tokens);
-  }
-  ids->clear();
-  offsets->clear();
-  ids->reserve(tokens.size());
-  offsets->reserve(tokens.size());
-  for (const OffsetToken& t : tokens) {
-    ids->push_back(t.id);
-    offsets->push_back({t.begin, t.end});
   }
   return Status::Ok();
 }

@@ -88,8 +88,8 @@ Result<int32_t> LoadTokenPair(const Pipeline& p, const object& o,
 
 // One template ("single" or "pair"): a list of {"Sequence": {"id": "A",
 // "type_id": 0}} and {"SpecialToken": {"id": "[CLS]", "type_id": 0}}.
-// Type ids are read (they must be u32, as `tokenizers` requires) but not
-// kept: encode returns ids only.
+// Type ids must be u32, as `tokenizers` requires; Tokenizer::EncodeFull
+// reports them.
 Status LoadTemplate(const Pipeline& p, const object& o, std::string_view key,
                     const object& specials, std::vector<TemplateItem>* out) {
   element e;
@@ -124,17 +124,20 @@ Status LoadTemplate(const Pipeline& p, const object& o, std::string_view key,
             "post_processor TemplateProcessing: a Sequence id is neither "
             "\"A\" nor \"B\"");
       }
-      EMBER_RETURN_IF_ERROR(
-          GetUint(inner, "type_id", "template Sequence", UINT32_MAX).status());
+      EMBER_ASSIGN_OR_RETURN(
+          uint64_t type_id,
+          GetUint(inner, "type_id", "template Sequence", UINT32_MAX));
+      t.type_id = static_cast<uint32_t>(type_id);
       t.is_sequence = true;
       t.sequence = id == "A" ? 0 : 1;
     } else if (Field(io, "SpecialToken", &v) &&
                v.get_object().get(inner) == simdjson::SUCCESS) {
       EMBER_ASSIGN_OR_RETURN(std::string_view id,
                              GetString(inner, "id", "template SpecialToken"));
-      EMBER_RETURN_IF_ERROR(
-          GetUint(inner, "type_id", "template SpecialToken", UINT32_MAX)
-              .status());
+      EMBER_ASSIGN_OR_RETURN(
+          uint64_t type_id,
+          GetUint(inner, "type_id", "template SpecialToken", UINT32_MAX));
+      t.type_id = static_cast<uint32_t>(type_id);
       element st;
       if (specials.at_key(id).get(st) != simdjson::SUCCESS) {
         t.missing = true;
@@ -279,22 +282,27 @@ namespace {
 // of a token a post-processor adds; `trim(encoding, add_prefix_space)` is
 // the offset trimming of ByteLevel and Roberta (nothing for ids alone).
 // `pair`, when not null, is the second sequence: the list starts with two
-// encodings. The result replaces `items`.
-template <typename T, typename Special, typename Trim>
+// encodings. The result replaces `items`. `special(id, type_id)` makes an
+// added token; `retype(encoding, type_id)` gives every token of an
+// encoding that type id (the template's Sequence pieces, Roberta's zeros);
+// `unmark(encoding, from)` clears the special-tokens mask from `from` on.
+template <typename T, typename Special, typename Trim, typename Retype,
+          typename Unmark>
 Status RunPostProcessors(const std::vector<PostProcessor>& processors,
                          bool add_special_tokens, std::vector<T>* items,
                          std::vector<T>* pair, const Special& special,
-                         const Trim& trim) {
+                         const Trim& trim, const Retype& retype,
+                         const Unmark& unmark) {
   if (processors.empty() && pair == nullptr) return Status::Ok();
   // The list of encodings, as `tokenizers` keeps it.
   std::vector<std::vector<T>> list;
   list.push_back(std::move(*items));
   if (pair) list.push_back(std::move(*pair));
   std::vector<std::vector<T>> next;
-  auto specials = [&](const std::vector<int32_t>& ids) {
+  auto specials = [&](const std::vector<int32_t>& ids, uint32_t type_id) {
     std::vector<T> e;
     e.reserve(ids.size());
-    for (int32_t id : ids) e.push_back(special(id));
+    for (int32_t id : ids) e.push_back(special(id, type_id));
     return e;
   };
   for (const PostProcessor& pp : processors) {
@@ -327,6 +335,7 @@ Status RunPostProcessors(const std::vector<PostProcessor>& processors,
           total += list[item.sequence].size();
           if (total > kMaxPostProcessedIds) break;
           next.push_back(list[item.sequence]);
+          retype(next.back(), item.type_id);
         } else if (add_special_tokens) {
           if (item.missing) {
             return InvalidArgumentError(
@@ -335,23 +344,35 @@ Status RunPostProcessors(const std::vector<PostProcessor>& processors,
                 "(`tokenizers` panics here)");
           }
           total += item.ids.size();
-          next.push_back(specials(item.ids));
+          next.push_back(specials(item.ids, item.type_id));
         }
       }
     } else {
+      // Roberta gives every token type id 0, special tokens or not.
+      if (pp.kind == PostProcessor::Kind::kRoberta) {
+        for (std::vector<T>& e : list) retype(e, 0);
+      }
       if (!add_special_tokens) continue;  // Bert/Roberta: ids unchanged
       for (size_t i = 0; i < list.size(); ++i) {
         std::vector<T> e;
         total += list[i].size() + 3;
         if (total > kMaxPostProcessedIds) break;
         e.reserve(list[i].size() + 2);
+        // Bert: [CLS] a [SEP] of type 0, then b [SEP] with the [SEP] of
+        // type 1; Roberta all 0.
+        const uint32_t sep_type =
+            i > 0 && pp.kind == PostProcessor::Kind::kBert ? 1 : 0;
         if (i == 0) {
-          e.push_back(special(pp.cls));
+          e.push_back(special(pp.cls, 0));
         } else if (pp.kind == PostProcessor::Kind::kRoberta) {
-          e.push_back(special(pp.sep));
+          e.push_back(special(pp.sep, 0));
         }
+        // The wrapped tokens' special-tokens mask becomes 0, as
+        // `tokenizers` rebuilds it (an earlier Bert's [CLS] included).
+        const size_t from = e.size();
         e.insert(e.end(), list[i].begin(), list[i].end());
-        e.push_back(special(pp.sep));
+        unmark(e, from);
+        e.push_back(special(pp.sep, sep_type));
         next.push_back(std::move(e));
       }
     }
@@ -375,7 +396,10 @@ Status Pipeline::PostProcess(bool add_special_tokens, std::vector<int32_t>* ids,
                              std::vector<int32_t>* pair) const {
   return RunPostProcessors(
       post_processors, add_special_tokens, ids, pair,
-      [](int32_t id) { return id; }, [](std::vector<int32_t>&, bool) {});
+      [](int32_t id, uint32_t) { return id; },
+      [](std::vector<int32_t>&, bool) {},
+      [](std::vector<int32_t>&, uint32_t) {},
+      [](std::vector<int32_t>&, size_t) {});
 }
 
 Status Pipeline::PostProcessWithOffsets(
@@ -384,11 +408,21 @@ Status Pipeline::PostProcessWithOffsets(
     const std::function<void(std::vector<OffsetToken>*, bool)>& trim) const {
   return RunPostProcessors(
       post_processors, add_special_tokens, tokens, pair,
-      [](int32_t id) {
-        return OffsetToken{id, 0, 0, 0, 0};
+      [](int32_t id, uint32_t type_id) {
+        OffsetToken t;
+        t.id = id;
+        t.type_id = type_id;
+        t.special = true;
+        return t;
       },
       [&](std::vector<OffsetToken>& e, bool add_prefix_space) {
         trim(&e, add_prefix_space);
+      },
+      [](std::vector<OffsetToken>& e, uint32_t type_id) {
+        for (OffsetToken& t : e) t.type_id = type_id;
+      },
+      [](std::vector<OffsetToken>& e, size_t from) {
+        for (size_t k = from; k < e.size(); ++k) e[k].special = false;
       });
 }
 

@@ -66,14 +66,14 @@ constexpr Special kHarmonySpecials[] = {
     {"<|end|>", 200007},         {"<|message|>", 200008},
     {"<|call|>", 200012},        {"<|endofprompt|>", 200018}};
 
-struct Encoding {
+struct TiktokenEncoding {
   std::string_view name;
   std::string_view pattern;
   std::span<const Special> specials;
   bool harmony_reserved;
 };
 
-constexpr Encoding kEncodings[] = {
+constexpr TiktokenEncoding kEncodings[] = {
     {"cl100k_base", kCl100kPattern, kCl100kSpecials, false},
     {"o200k_base", kO200kPattern, kO200kSpecials, false},
     {"o200k_harmony", kO200kPattern, kHarmonySpecials, true},
@@ -122,8 +122,8 @@ std::string Clip(std::string_view s) { return std::string(s.substr(0, 64)); }
 
 Result<std::unique_ptr<Tokenizer>> Tokenizer::FromTiktoken(
     std::string_view data, std::string_view encoding_name) {
-  const Encoding* encoding = nullptr;
-  for (const Encoding& e : kEncodings) {
+  const TiktokenEncoding* encoding = nullptr;
+  for (const TiktokenEncoding& e : kEncodings) {
     if (e.name == encoding_name) encoding = &e;
   }
   if (encoding == nullptr) {

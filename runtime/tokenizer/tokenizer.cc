@@ -307,6 +307,39 @@ Status Tokenizer::EncodeBatchWithOffsets(
   return Status::Ok();
 }
 
+Status Tokenizer::EncodeBatchFull(
+    std::span<const std::string_view> texts, const EncodeOptions& options,
+    unsigned threads, std::vector<Encoding>* out,
+    std::span<const std::optional<std::string_view>> pairs) const {
+  if (!pairs.empty() && pairs.size() != texts.size()) {
+    return InvalidArgumentError(
+        "encode_batch: pairs and texts differ in count");
+  }
+  out->assign(texts.size(), {});
+  EMBER_RETURN_IF_ERROR(
+      ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
+        const std::string_view* pair =
+            pairs.empty() || !pairs[i] ? nullptr : &*pairs[i];
+        EMBER_RETURN_IF_ERROR(EncodeFull(texts[i], pair, options, &(*out)[i]),
+                              "while encoding text %zu of the batch", i);
+        return Status::Ok();
+      }));
+  const Pipeline& p = *pipeline_;
+  if (p.padding.enabled && !out->empty()) {
+    size_t longest = 0;
+    for (const Encoding& e : *out) longest = std::max(longest, e.ids.size());
+    const size_t length = p.PaddedLength(longest);
+    for (Encoding& e : *out) {
+      p.Pad(length, p.padding.id, &e.ids);
+      p.Pad(length, p.padding.type_id, &e.type_ids);
+      p.Pad(length, TokenOffsets{}, &e.offsets);
+      p.Pad(length, uint8_t{1}, &e.special_tokens_mask);
+      p.Pad(length, uint8_t{0}, &e.attention_mask);
+    }
+  }
+  return Status::Ok();
+}
+
 namespace {
 
 // The ByteLevel decoder of one token: its characters' bytes when each is

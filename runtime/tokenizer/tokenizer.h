@@ -41,6 +41,7 @@ namespace ember::tokenizer {
 
 class Model;
 struct Pipeline;
+struct OffsetToken;
 
 struct EncodeOptions {
   // Run the post-processor (e.g. add "<s>" in front).
@@ -61,6 +62,19 @@ struct EncodeOptions {
 struct TokenOffsets {
   size_t begin = 0, end = 0;
   bool operator==(const TokenOffsets&) const = default;
+};
+
+// Everything `tokenizers`' Encoding holds for a model's input, one entry
+// per token: the ids, the type ids (the template's type_id, Bert's 0 and
+// 1 for a pair, Roberta's 0, padding's pad_type_id), the offsets (as
+// EncodeWithOffsets), the special-tokens mask (1: added by a
+// post-processor or padding) and the attention mask (0: padding).
+struct Encoding {
+  std::vector<int32_t> ids;
+  std::vector<uint32_t> type_ids;
+  std::vector<TokenOffsets> offsets;
+  std::vector<uint8_t> special_tokens_mask;
+  std::vector<uint8_t> attention_mask;
 };
 
 class Tokenizer;
@@ -194,6 +208,14 @@ class Tokenizer {
                                std::vector<TokenOffsets>* offsets) const;
   // EncodeWithOffsets of each text, on up to `threads` threads (0: every
   // core). Stops at the first error.
+  // The whole Encoding of `text` (and `pair`, when not null).
+  Status EncodeFull(std::string_view text, const std::string_view* pair,
+                    const EncodeOptions& options, Encoding* encoding) const;
+  // EncodeFull of each text, padded together when the file pads.
+  Status EncodeBatchFull(
+      std::span<const std::string_view> texts, const EncodeOptions& options,
+      unsigned threads, std::vector<Encoding>* out,
+      std::span<const std::optional<std::string_view>> pairs = {}) const;
   // `pairs` (empty, or one per text): a text with a value there is
   // encoded as a pair.
   Status EncodeBatchWithOffsets(
@@ -240,6 +262,10 @@ class Tokenizer {
   Status EncodeMaybePair(std::string_view text, const std::string_view* pair,
                          const EncodeOptions& options,
                          std::vector<int32_t>* ids) const;
+  // offsets.cc: the tokens of an encode with offsets, post-processed.
+  Status EncodeTokens(std::string_view text, const std::string_view* pair,
+                      const EncodeOptions& options,
+                      std::vector<OffsetToken>* tokens) const;
   Status EncodeWithOffsetsMaybePair(std::string_view text,
                                     const std::string_view* pair,
                                     const EncodeOptions& options,

@@ -589,6 +589,7 @@ struct TemplateItem {
   bool is_sequence = false;  // "Sequence": one of the encodings
   size_t sequence = 0;       // 0 for A, 1 for B
   std::vector<int32_t> ids;  // "SpecialToken": its ids
+  uint32_t type_id = 0;      // the piece's type id (Tokenizer::EncodeFull)
   // A SpecialToken whose id is not in "special_tokens": `tokenizers` loads
   // the file and panics when the piece is used; Ember fails that encode.
   bool missing = false;
@@ -615,6 +616,9 @@ struct OffsetToken {
   size_t begin = 0, end = 0;
   uint16_t lead = 0, trail = 0;
   uint8_t sequence = 0;  // 1: the pair's second text (its offsets are in it)
+  uint32_t type_id = 0;  // `tokenizers`' type id (EncodeFull)
+  bool special = false;  // added by a post-processor or padding
+  bool pad = false;      // added by padding (attention mask 0)
 };
 
 // A tokenizer.json's "truncation" (truncation.cc): a sequence longer than
@@ -636,6 +640,7 @@ struct Padding {
   bool fixed = false;
   uint64_t length = 0, multiple = 0;
   int32_t id = 0;
+  uint32_t type_id = 0;
 };
 
 struct Pipeline {

@@ -93,8 +93,9 @@ Status LoadTruncationAndPadding(const object& top, Pipeline* p) {
     }
     EMBER_ASSIGN_OR_RETURN(uint64_t id,
                            GetUint(o, "pad_id", kWhere, UINT32_MAX));
-    EMBER_RETURN_IF_ERROR(
-        GetUint(o, "pad_type_id", kWhere, UINT32_MAX).status());
+    EMBER_ASSIGN_OR_RETURN(uint64_t type_id,
+                           GetUint(o, "pad_type_id", kWhere, UINT32_MAX));
+    pad.type_id = static_cast<uint32_t>(type_id);
     EMBER_RETURN_IF_ERROR(GetString(o, "pad_token", kWhere).status());
     // `tokenizers` pads with the id whatever it names; a decode of it then
     // drops it silently, and Ember's decode would reject it.

@@ -106,7 +106,8 @@ def test_offsets_are_encode_ids_and_in_order():
 _NORMALIZER_TEXTS = ["e\u0301", "a\u0328\u0301b", "\u1e0b\u0323x",
                      "\u0301start", "ﬁ ﬀ ﷺ ｶﾞ", "ẞ İ ǅ", "  x  ", "가각",
                      "\u1100\u1161\u11a8", "Å\u030a\u0327", "x\u0f73\u0f75",
-                     "a\u05b0\u05b1\u05b2b", "\u0958\u0959"]
+                     "a\u05b0\u05b1\u05b2b", "\u0958\u0959",
+                     "x\uac00\u11a7y", "\u1100\u1161\u11a7"]
 NORMALIZERS = dict(norm_tests.NORMALIZERS)
 NORMALIZERS.update({
     "nfc": {"type": "NFC"}, "nfd": {"type": "NFD"},

@@ -3,8 +3,9 @@
 ``encode(text, pair)`` (docs/tokenizer.md "Pairs"): the pair templates of
 TemplateProcessing, Bert's and Roberta's pair forms, no post-processor,
 with truncation of pairs (every strategy, both directions) and padding,
-ids and offsets (each token's in its own text). iree.runtime 3.13 has no
-pairs.
+ids and offsets (each token's in its own text), and the whole Encoding
+(``encode_full``: type ids, special-tokens and attention masks) of single
+texts and pairs. iree.runtime 3.13 has no pairs.
 """
 
 from __future__ import annotations
@@ -92,6 +93,49 @@ def test_post_processor_pairs_match_tokenizers(name):
             em.encode_batch(pairs[:3], add_special_tokens=True)
         pytest.skip(f"tokenizers fails on pairs here too: {e}")
     _check(text_json, pairs, name)
+
+
+def _check_full(text_json, items, name):
+    """encode_full / encode_batch_full against `tokenizers`' Encoding."""
+    hf = tokenizers.Tokenizer.from_str(text_json)
+    em = rt.Tokenizer.from_huggingface_json(text_json)
+    for add in (False, True):
+        want = hf.encode_batch(items, add_special_tokens=add)
+        got = em.encode_batch_full(items, add_special_tokens=add,
+                                   offset_type="char")
+        for item, w, g in zip(items, want, got):
+            assert (g.ids, g.type_ids, g.offsets, g.special_tokens_mask,
+                    g.attention_mask) == (
+                w.ids, w.type_ids, [tuple(o) for o in w.offsets],
+                w.special_tokens_mask, w.attention_mask), (name, item, add)
+        for item in items[:20]:
+            a, b = item if isinstance(item, tuple) else (item, None)
+            w = hf.encode(a, b, add_special_tokens=add)
+            g = em.encode_full(a, add, pair=b, offset_type="char")
+            assert (g.ids, g.type_ids, g.special_tokens_mask,
+                    g.attention_mask) == (w.ids, w.type_ids,
+                                          w.special_tokens_mask,
+                                          w.attention_mask), (name, item)
+
+
+@pytest.mark.parametrize("name", sorted(post_tests.POST_PROCESSORS))
+def test_full_encodings_match_tokenizers(name):
+    data = json.loads(post_tests._byte_level_json(
+        added=post_tests.SPECIALS,
+        post_processor=post_tests.POST_PROCESSORS[name]))
+    data["truncation"] = {"direction": "Right", "max_length": 40,
+                          "strategy": "LongestFirst", "stride": 0}
+    data["padding"] = {"strategy": "BatchLongest", "direction": "Left",
+                       "pad_to_multiple_of": 8, "pad_id": 258,
+                       "pad_type_id": 3, "pad_token": "<s>"}
+    pairs = _pairs(11, 40)
+    singles = [a for a, _ in pairs]
+    _check_full(json.dumps(data), pairs + singles, name)
+
+
+@pytest.mark.parametrize("kind", ["wordpiece", "unigram"])
+def test_trained_full_encodings_match_tokenizers(kind):
+    _check_full(corpus.trained_json(kind), _pairs(13, 100), kind)
 
 
 @pytest.mark.parametrize("strategy", ["LongestFirst", "OnlyFirst",

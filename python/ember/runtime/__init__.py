@@ -160,7 +160,7 @@ __all__ = [
     "trace",
     "trace_json",
     "tracing",
-    # Not implemented yet (NotImplementedError when used).
+    # The tokenizer (runtime/tokenizer, docs/tokenizer.md).
     "Tokenizer",
     "TokenizerDecodeStream",
     "TokenizerEncodeStream",

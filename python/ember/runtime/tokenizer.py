@@ -26,7 +26,8 @@ from typing import Any, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from ember import _ember
 
-__all__ = ["Tokenizer", "TokenizerDecodeStream", "TokenizerEncodeStream"]
+__all__ = ["Encoding", "Tokenizer", "TokenizerDecodeStream",
+           "TokenizerEncodeStream"]
 
 _Native = getattr(_ember, "_Tokenizer", None)
 
@@ -43,6 +44,30 @@ def _require_native(name: str) -> None:
         _unimplemented(
             name, "this build of Ember has no tokenizer (it was built "
             "without PCRE2, utf8proc and simdjson)")
+
+
+class Encoding:
+    """What ``Tokenizer.encode_full`` returns: one entry per token in each
+    list, with ``tokenizers``' names."""
+
+    __slots__ = ("ids", "type_ids", "offsets", "special_tokens_mask",
+                 "attention_mask")
+
+    def __init__(self, ids: List[int], type_ids: List[int],
+                 offsets: List[Tuple[int, int]],
+                 special_tokens_mask: List[int], attention_mask: List[int]):
+        self.ids = ids
+        self.type_ids = type_ids
+        self.offsets = offsets
+        self.special_tokens_mask = special_tokens_mask
+        self.attention_mask = attention_mask
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __repr__(self) -> str:
+        return (f"Encoding(num_tokens={len(self.ids)}, attributes=[ids, "
+                "type_ids, offsets, special_tokens_mask, attention_mask])")
 
 
 class Tokenizer:
@@ -134,6 +159,30 @@ class Tokenizer:
                 firsts.append(item)
                 pairs.append(None)
         return firsts, (pairs if any_pair else None)
+
+    def encode_full(self, text: str, add_special_tokens: bool = False,
+                    no_special_token_matching: bool = False,
+                    offset_type: str = "byte", *,
+                    pair: Optional[str] = None) -> "Encoding":
+        """The whole ``Encoding`` of ``text`` (and ``pair``): ids, type ids,
+        offsets, special-tokens mask and attention mask, as ``tokenizers``'
+        ``Encoding`` has them (the inputs of a BERT-style model)."""
+        return Encoding(*self._native.encode_full(
+            text, add_special_tokens, no_special_token_matching, offset_type,
+            pair))
+
+    def encode_batch_full(self, texts: Sequence[Union[str, Tuple[str, str]]],
+                          add_special_tokens: bool = False,
+                          no_special_token_matching: bool = False,
+                          threads: int = 0, offset_type: str = "byte"
+                          ) -> List["Encoding"]:
+        """``encode_full`` of each text (a str or a ``(text, pair)``
+        tuple), on ``threads`` threads, padded together when the
+        tokenizer.json pads."""
+        firsts, pairs = self._split_pairs(texts)
+        return [Encoding(*e) for e in self._native.encode_batch_full(
+            firsts, add_special_tokens, no_special_token_matching, threads,
+            offset_type, pairs)]
 
     def encode_batch_with_offsets(
             self, texts: Sequence[Union[str, Tuple[str, str]]],
