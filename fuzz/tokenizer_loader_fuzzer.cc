@@ -47,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!back.ok()) __builtin_trap();
   }
   size_t checked = 0;
-  for (int32_t id = 0; checked < t.vocab_size() && id < (1 << 22); ++id) {
+  const size_t vocab_size = t.vocab_size();
+  for (int32_t id = 0; checked < vocab_size && id < (1 << 22); ++id) {
     if (!t.IdToToken(id)) continue;
     ++checked;
     std::vector<int32_t> one{id};

@@ -437,12 +437,17 @@ Status Tokenizer::DecodeBatch(std::span<const std::span<const int32_t>> batch,
 }
 
 size_t Tokenizer::vocab_size() const {
+  // Counted once (a lookup per added token, up to 2^16 of 1 KiB each):
+  // callers read it in loops.
   const Pipeline& p = *pipeline_;
-  size_t n = p.model->VocabSize();
-  for (const AddedToken& token : p.added) {
-    if (!p.model->TokenToId(token.content)) ++n;
-  }
-  return n;
+  std::call_once(p.vocab_size_once, [&p] {
+    size_t n = p.model->VocabSize();
+    for (const AddedToken& token : p.added) {
+      if (!p.model->TokenToId(token.content)) ++n;
+    }
+    p.vocab_size = n;
+  });
+  return p.vocab_size;
 }
 
 std::string_view Tokenizer::model_type() const {

@@ -670,6 +670,9 @@ struct Pipeline {
   // tokenizer.cc: for a decoder chain of ByteLevel alone (GPT-2, Llama 3,
   // tiktoken), the bytes of each id, made on first decode (empty and
   // unknown where the id names no token) and whether it is special.
+  // tokenizer.cc: Tokenizer::vocab_size, counted on first use.
+  mutable std::once_flag vocab_size_once;
+  mutable size_t vocab_size = 0;
   mutable std::once_flag byte_level_once;
   mutable std::vector<std::string> byte_level_bytes;
   mutable std::vector<uint8_t> byte_level_kind;  // 0 none, 1 token, 2 special
