@@ -272,9 +272,15 @@ Status Tokenizer::EncodeBatch(
       ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
         const std::string_view* pair =
             pairs.empty() || !pairs[i] ? nullptr : &*pairs[i];
-        EMBER_RETURN_IF_ERROR(
-            EncodeMaybePair(texts[i], pair, options, &(*out)[i]),
-            "while encoding text %zu of the batch", i);
+        // Into a vector of this thread's, moved in at the end: the result
+        // vectors' headers sit side by side, and growing them in place
+        // from two threads made every append bounce one cache line
+        // between the cores (encode_batch scaled 1.75x on 2 cores where
+        // two processes reach 1.97x).
+        std::vector<int32_t> ids;
+        EMBER_RETURN_IF_ERROR(EncodeMaybePair(texts[i], pair, options, &ids),
+                              "while encoding text %zu of the batch", i);
+        (*out)[i] = std::move(ids);
         return Status::Ok();
       }));
   PadBatch(*pipeline_, pipeline_->padding.id, out);
@@ -296,10 +302,15 @@ Status Tokenizer::EncodeBatchWithOffsets(
       ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
         const std::string_view* pair =
             pairs.empty() || !pairs[i] ? nullptr : &*pairs[i];
+        // Local vectors, moved in (see EncodeBatch).
+        std::vector<int32_t> one_ids;
+        std::vector<TokenOffsets> one_offsets;
         EMBER_RETURN_IF_ERROR(
-            EncodeWithOffsetsMaybePair(texts[i], pair, options, &(*ids)[i],
-                                       &(*offsets)[i]),
+            EncodeWithOffsetsMaybePair(texts[i], pair, options, &one_ids,
+                                       &one_offsets),
             "while encoding text %zu of the batch", i);
+        (*ids)[i] = std::move(one_ids);
+        (*offsets)[i] = std::move(one_offsets);
         return Status::Ok();
       }));
   PadBatch(*pipeline_, pipeline_->padding.id, ids);
@@ -320,8 +331,10 @@ Status Tokenizer::EncodeBatchFull(
       ParallelFor(texts.size(), threads, [&](size_t i) -> Status {
         const std::string_view* pair =
             pairs.empty() || !pairs[i] ? nullptr : &*pairs[i];
-        EMBER_RETURN_IF_ERROR(EncodeFull(texts[i], pair, options, &(*out)[i]),
+        Encoding encoding;  // local, moved in (see EncodeBatch)
+        EMBER_RETURN_IF_ERROR(EncodeFull(texts[i], pair, options, &encoding),
                               "while encoding text %zu of the batch", i);
+        (*out)[i] = std::move(encoding);
         return Status::Ok();
       }));
   const Pipeline& p = *pipeline_;
