@@ -54,10 +54,11 @@ Result<std::shared_ptr<const Regex>> Regex::Compile(std::string_view pattern,
 Result<std::shared_ptr<const Regex>> Regex::CompileOniguruma(
     std::string_view pattern, bool line_anchors) {
   // Oniguruma and PCRE2 share the syntax tokenizer.json patterns use, but
-  // not the members of \s and \p{..}: those become explicit PCRE2 classes
-  // (regex_classes.cc). \w, \b, \h and other shorthands whose meaning
-  // differs between the engines are refused rather than guessed, as are
-  // negated classes inside a bracket (PCRE2 has no class subtraction).
+  // not the members of \s, \w and \p{..}: those become explicit PCRE2
+  // classes (regex_classes.cc), and \b / \B lookarounds on Oniguruma's
+  // \w. \h and other shorthands whose meaning differs between the engines
+  // are refused rather than guessed, as are negated classes inside a
+  // bracket (PCRE2 has no class subtraction).
   std::string out;
   out.reserve(pattern.size() + 64);
   int class_depth = 0;
@@ -90,6 +91,19 @@ Result<std::shared_ptr<const Regex>> Regex::CompileOniguruma(
         EMBER_RETURN_IF_ERROR(add_class("s", e == 'S'));
       } else if (e == 'd' || e == 'D') {
         EMBER_RETURN_IF_ERROR(add_class("Nd", e == 'D'));
+      } else if ((e == 'w' || e == 'W') && class_depth == 0) {
+        // Inside [...] Oniguruma's \w has other members (measured: not
+        // U+00B2, U+00B3, U+00B9, U+00BC..U+00BE): refused there below.
+        EMBER_RETURN_IF_ERROR(add_class("w", e == 'W'));
+      } else if ((e == 'b' || e == 'B') && class_depth == 0) {
+        // A word boundary by Oniguruma's \w: a word character on exactly
+        // one side (\b), or on both or neither (\B).
+        const std::string w = "[" + std::string(*OnigurumaClassBody("w")) + "]";
+        if (e == 'b') {
+          out += "(?:(?<=" + w + ")(?!" + w + ")|(?<!" + w + ")(?=" + w + "))";
+        } else {
+          out += "(?:(?<=" + w + ")(?=" + w + ")|(?<!" + w + ")(?!" + w + "))";
+        }
       } else if (e == 'p' || e == 'P') {
         size_t close = pattern.find('}', i + 1);
         if (i + 1 >= pattern.size() || pattern[i + 1] != '{' ||

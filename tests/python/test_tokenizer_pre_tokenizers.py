@@ -377,7 +377,8 @@ def test_split_on_the_empty_string_matches_tokenizers(behavior, invert):
 
 
 @pytest.mark.parametrize("pattern", [r"x*", r"(?=[A-Z])", r"a|", r"\s*",
-                                     r"(?=a)|a", r"$"])
+                                     r"(?=a)|a", r"$", r"\b", r"\B",
+                                     r"\b\w+\b"])
 @pytest.mark.parametrize("behavior", ["Removed", "Isolated",
                                       "MergedWithPrevious", "MergedWithNext",
                                       "Contiguous"])
